@@ -1,0 +1,33 @@
+import Joi from 'joi';
+
+export interface ApiOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly rateLimit: {
+    readonly enabled: boolean;
+    /** Requests allowed per IP in each window. */
+    readonly points: number;
+    readonly windowSeconds: number;
+    /** IPs never limited (the node's own tools, a reverse proxy). */
+    readonly whitelist: readonly string[];
+  };
+  readonly cors: boolean;
+}
+
+export const apiConfigSchema = Joi.object<ApiOptions>({
+  host: Joi.string().hostname().default('0.0.0.0'),
+  port: Joi.number().port().default(4003),
+  rateLimit: Joi.object({
+    enabled: Joi.boolean().default(true),
+    points: Joi.number().integer().min(1).default(300),
+    windowSeconds: Joi.number().integer().min(1).default(60),
+    whitelist: Joi.array().items(Joi.string().ip()).default(['127.0.0.1', '::1']),
+  }).default(),
+  cors: Joi.boolean().default(true),
+});
+
+export const apiEnvironment = {
+  CORE_API_HOST: 'host',
+  CORE_API_PORT: 'port',
+  CORE_API_RATE_LIMIT: 'rateLimit.enabled',
+} as const;

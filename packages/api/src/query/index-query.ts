@@ -1,0 +1,147 @@
+import Joi from 'joi';
+import {
+  describeType,
+  isNumeric,
+  parseFieldValue,
+  type FieldCatalog,
+  type FieldType,
+  type FieldValue,
+} from './fields.js';
+import type { FieldCondition, Ordering, ResourceQuery } from './resource-query.js';
+
+export const MAX_LIMIT = 100;
+export const MAX_LIST_VALUES = 1_000;
+
+/** How an index endpoint reads its query string. */
+export interface IndexQueryDefinition {
+  readonly catalog: FieldCatalog;
+  readonly defaultOrder: readonly Ordering[];
+  /** Parameters removed in 3.0 (or never fields), with the message that says what to use. */
+  readonly refused?: Readonly<Record<string, string>>;
+  /** Parameters that are not fields of the resource, such as `address` on transactions. */
+  readonly extra?: Readonly<Record<string, Joi.Schema>>;
+}
+
+const message = (helpers: Joi.CustomHelpers, text: string) =>
+  helpers.message({ custom: `{{#label}} ${text.replace(/[{}]/g, '')}` });
+
+function listOf(type: FieldType): Joi.CustomValidator {
+  return (raw: string, helpers) => {
+    const parts = raw.split(',');
+    if (parts.length > MAX_LIST_VALUES) {
+      return message(helpers, `takes at most ${MAX_LIST_VALUES} comma-separated values`);
+    }
+    const values: FieldValue[] = [];
+    for (const part of parts) {
+      const value = parseFieldValue(type, part);
+      if (value === undefined) {
+        return message(helpers, `must be ${describeType(type)}, not '${part.slice(0, 80)}'`);
+      }
+      values.push(value);
+    }
+    return values;
+  };
+}
+
+function single(type: FieldType): Joi.CustomValidator {
+  return (raw: string, helpers) => {
+    const value = parseFieldValue(type, raw);
+    return value === undefined
+      ? message(helpers, `must be ${describeType(type)}, not '${raw.slice(0, 80)}'`)
+      : value;
+  };
+}
+
+function orderByOf(catalog: FieldCatalog): Joi.CustomValidator {
+  return (raw: string, helpers) => {
+    const orderings: Ordering[] = [];
+    for (const part of raw.split(',')) {
+      const [field = '', direction = 'asc', ...rest] = part.split(':');
+      const spec = catalog[field];
+      if (!spec || spec.order === false) {
+        return message(
+          helpers,
+          `cannot order by '${field.slice(0, 80)}': not a field of this resource`,
+        );
+      }
+      if ((direction !== 'asc' && direction !== 'desc') || rest.length > 0) {
+        return message(helpers, `direction of '${field}' must be asc or desc`);
+      }
+      orderings.push({ field, direction });
+    }
+    return orderings;
+  };
+}
+
+/** The joi schema of an index endpoint's query string, from its field catalog. */
+export function indexQuerySchema(definition: IndexQueryDefinition): Joi.ObjectSchema {
+  const keys: Record<string, Joi.Schema> = {
+    page: Joi.number().integer().min(1).max(1_000_000_000).default(1).description('page, from 1'),
+    limit: Joi.number().integer().min(1).max(MAX_LIMIT).default(MAX_LIMIT).description('page size'),
+    offset: Joi.number()
+      .integer()
+      .min(0)
+      .max(1_000_000_000_000)
+      .description('items to skip; wins over page'),
+    orderBy: Joi.string()
+      .max(1_000)
+      .custom(orderByOf(definition.catalog))
+      .description('field:asc or field:desc, several separated by commas; dotted paths allowed'),
+  };
+  for (const [field, spec] of Object.entries(definition.catalog)) {
+    if (spec.filter === false) continue;
+    keys[field] = Joi.string()
+      .max(200_000)
+      .custom(listOf(spec.type))
+      .description(
+        `${spec.description ?? field}: one value or a comma-separated list (any of them)`,
+      );
+    if (isNumeric(spec.type)) {
+      keys[`${field}.from`] = Joi.string()
+        .custom(single(spec.type))
+        .description(`${field} at least`);
+      keys[`${field}.to`] = Joi.string().custom(single(spec.type)).description(`${field} at most`);
+    }
+  }
+  for (const [name, schema] of Object.entries(definition.extra ?? {})) keys[name] = schema;
+  for (const [name, text] of Object.entries(definition.refused ?? {})) {
+    keys[name] = Joi.any()
+      .forbidden()
+      .messages({ 'any.unknown': `"${name}" ${text}` });
+  }
+  return Joi.object(keys).messages({
+    'object.unknown': '{{#label}} is not a field of this resource',
+  });
+}
+
+/** Turns a validated query into the typed conditions, order and page the data sources take. */
+export function toResourceQuery(
+  query: Readonly<Record<string, unknown>>,
+  definition: IndexQueryDefinition,
+): ResourceQuery {
+  const conditions: FieldCondition[] = [];
+  for (const field of Object.keys(definition.catalog)) {
+    const values = query[field] as FieldValue[] | undefined;
+    if (values !== undefined) conditions.push({ kind: 'in', field, values });
+    const from = query[`${field}.from`] as FieldValue | undefined;
+    const to = query[`${field}.to`] as FieldValue | undefined;
+    if (from !== undefined || to !== undefined) {
+      conditions.push({
+        kind: 'range',
+        field,
+        ...(from !== undefined ? { from } : {}),
+        ...(to !== undefined ? { to } : {}),
+      });
+    }
+  }
+  const limit = query.limit as number;
+  const offset = (query.offset as number | undefined) ?? ((query.page as number) - 1) * limit;
+  const ordering = (query.orderBy as Ordering[] | undefined) ?? definition.defaultOrder;
+  return {
+    conditions,
+    orderBy: ordering,
+    offset,
+    limit,
+    page: Math.floor(offset / limit) + 1,
+  };
+}

@@ -1,0 +1,184 @@
+import type { Plugin } from '@lni/kernel';
+import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
+import { gunzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pageOf } from '../pagination/envelope.js';
+import { apiPlugin } from '../plugin.js';
+import {
+  indexQuerySchema,
+  toResourceQuery,
+  type IndexQueryDefinition,
+} from '../query/index-query.js';
+
+// A plugin contributing a route through the registry, as the resource plugins do.
+const colours: IndexQueryDefinition = {
+  catalog: { name: { type: 'string' }, shade: { type: 'integer' } },
+  defaultOrder: [{ field: 'shade', direction: 'asc' }],
+  refused: { addresses: 'was removed in 3.0: use "address" with comma-separated values' },
+};
+const palette = Array.from({ length: 250 }, (_, shade) => ({ name: `c${shade % 7}`, shade }));
+const paletteRoutes: Plugin<object> = {
+  name: 'palette',
+  dependsOn: { required: ['api'] },
+  register: ({ container }) =>
+    container.cradle.apiRoutes.add({
+      method: 'GET',
+      path: '/api/colours',
+      options: {
+        description: 'Colours, filtered by any field',
+        validate: { query: indexQuerySchema(colours) },
+      },
+      handler: (request) => {
+        const query = toResourceQuery(request.query, colours);
+        const names = query.conditions.find((condition) => condition.field === 'name');
+        const matching = palette.filter(
+          (colour) => !names || (names.kind === 'in' && names.values.includes(colour.name)),
+        );
+        const page = matching.slice(query.offset, query.offset + query.limit);
+        return pageOf(page, matching.length, query, '/api/colours', request.url.searchParams);
+      },
+    }),
+};
+
+// Response bodies are inspected field by field; their shape is what the assertions check.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const readJson = (response: Response): Promise<any> => response.json();
+
+let kernel: TestKernel | undefined;
+afterEach(async () => {
+  await kernel?.stop();
+  kernel = undefined;
+});
+
+async function start(options: object = {}) {
+  kernel = await startTestKernel({
+    plugins: [
+      { plugin: paletteRoutes },
+      { plugin: apiPlugin as Plugin<object>, options: { host: '127.0.0.1', port: 0, ...options } },
+    ],
+  });
+  return kernel.cradle.apiServer.server.info.uri;
+}
+
+describe('the API server', () => {
+  it('serves contributed routes with the page envelope and links that keep the filters', async () => {
+    const uri = await start();
+    const response = await fetch(`${uri}/api/colours?name=c1,c2&limit=10&page=2`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-block-height')).toBe('0');
+    const body = await readJson(response);
+    expect(body.meta).toEqual({
+      count: 10,
+      pageCount: 8,
+      totalCount: 72,
+      next: '/api/colours?name=c1%2Cc2&page=3&limit=10',
+      previous: '/api/colours?name=c1%2Cc2&page=1&limit=10',
+      self: '/api/colours?name=c1%2Cc2&page=2&limit=10',
+      first: '/api/colours?name=c1%2Cc2&page=1&limit=10',
+      last: '/api/colours?name=c1%2Cc2&page=8&limit=10',
+    });
+    expect(body.data.every((colour: { name: string }) => ['c1', 'c2'].includes(colour.name))).toBe(
+      true,
+    );
+  });
+
+  it.each([
+    ['/api/colours?shade=dark', 422, '"shade" must be an integer, not \'dark\''],
+    ['/api/colours?hue=3', 422, '"hue" is not a field of this resource'],
+    [
+      '/api/colours?addresses=a',
+      422,
+      '"addresses" was removed in 3.0: use "address" with comma-separated values',
+    ],
+    ['/api/colours?name=a&name=b', 422, '"name" must be a string'],
+    ['/api/nothing-here', 404, 'Not Found'],
+  ])('answers %s with %i and a message naming the problem', async (path, status, message) => {
+    const uri = await start();
+    const response = await fetch(`${uri}${path}`);
+    expect(response.status).toBe(status);
+    const body = await readJson(response);
+    expect(body.statusCode).toBe(status);
+    expect(typeof body.error).toBe('string');
+    expect(body.message).toBe(message);
+    expect(response.headers.get('x-block-height')).toBe('0');
+  });
+
+  it('removed POST search endpoints answer 404', async () => {
+    const uri = await start();
+    const response = await fetch(`${uri}/api/colours/search`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(404);
+  });
+
+  it('limits requests per IP with 429 and Retry-After, except whitelisted IPs', async () => {
+    const uri = await start({
+      rateLimit: { enabled: true, points: 3, windowSeconds: 60, whitelist: [] },
+    });
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 5; i += 1) {
+      const response = await fetch(`${uri}/api/colours?limit=1`);
+      statuses.push(response.status);
+      if (response.status === 429) {
+        retryAfter = response.headers.get('retry-after');
+        expect((await readJson(response)).message).toBe(
+          'rate limit of 3 requests per 60 s exceeded for 127.0.0.1',
+        );
+      } else await response.arrayBuffer();
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+
+  it('does not limit a whitelisted address (loopback by default)', async () => {
+    const uri = await start({ rateLimit: { enabled: true, points: 1, windowSeconds: 60 } });
+    for (let i = 0; i < 3; i += 1)
+      expect((await fetch(`${uri}/api/colours?limit=1`)).status).toBe(200);
+  });
+
+  it('compresses with gzip when asked and sends CORS headers', async () => {
+    const uri = await start();
+    const response = await fetch(`${uri}/api/colours`, {
+      headers: { 'accept-encoding': 'gzip', origin: 'https://explorer.example' },
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://explorer.example');
+    // fetch decompresses transparently; ask the raw socket instead through node:http.
+    const { request } = await import('node:http');
+    const raw = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+      request(`${uri}/api/colours`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }),
+        );
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(raw.encoding).toBe('gzip');
+    expect(JSON.parse(gunzipSync(raw.body).toString()).meta.totalCount).toBe(250);
+    await response.arrayBuffer();
+  });
+
+  it('documents every route and its parameters in an OpenAPI document from the joi schemas', async () => {
+    const uri = await start();
+    const document = await readJson(await fetch(`${uri}/api/openapi.json`));
+    expect(document.openapi).toBe('3.0.3');
+    const index = document.paths['/api/colours'].get;
+    expect(index.summary).toBe('Colours, filtered by any field');
+    const names = index.parameters.map((parameter: { name: string }) => parameter.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'page',
+        'limit',
+        'offset',
+        'orderBy',
+        'name',
+        'shade',
+        'shade.from',
+        'shade.to',
+      ]),
+    );
+    expect(names).not.toContain('addresses');
+    expect(document.paths['/api/openapi.json']).toBeDefined();
+  });
+});

@@ -1,0 +1,111 @@
+import Boom from '@hapi/boom';
+import Hapi, { type Lifecycle, type Request, type ResponseToolkit } from '@hapi/hapi';
+import type { Logger } from '@lni/kernel';
+import Joi from 'joi';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { ApiOptions } from '../config.js';
+import { openApiDocument } from '../openapi/openapi-document.js';
+import type { RouteRegistry } from './route-registry.js';
+
+export interface ApiServerDependencies {
+  readonly logger: Logger;
+  readonly apiOptions: ApiOptions;
+  readonly apiRoutes: RouteRegistry;
+  /** Height of the last block, sent as X-Block-Height on every response. */
+  readonly blockHeight: () => number;
+}
+
+/** The hapi server of the public API: validation errors as 422, rate limits, block height. */
+export class ApiServer {
+  readonly server: Hapi.Server;
+  private readonly limiter: RateLimiterMemory | undefined;
+  private readonly whitelist: ReadonlySet<string>;
+
+  constructor(private readonly deps: ApiServerDependencies) {
+    const { apiOptions } = deps;
+    this.server = Hapi.server({
+      host: apiOptions.host,
+      port: apiOptions.port,
+      routes: {
+        cors: apiOptions.cors
+          ? { origin: ['*'], additionalExposedHeaders: ['X-Block-Height'] }
+          : false,
+        validate: { failAction: rejectInput },
+      },
+      router: { stripTrailingSlash: true },
+    });
+    this.server.validator(Joi);
+    this.whitelist = new Set(apiOptions.rateLimit.whitelist);
+    this.limiter = apiOptions.rateLimit.enabled
+      ? new RateLimiterMemory({
+          points: apiOptions.rateLimit.points,
+          duration: apiOptions.rateLimit.windowSeconds,
+        })
+      : undefined;
+  }
+
+  /** Adds the contributed routes and the OpenAPI document, then listens. */
+  async start(): Promise<void> {
+    this.server.ext('onRequest', (request, h) => this.limitRate(request, h));
+    this.server.ext('onPreResponse', (request, h) => this.finish(request, h));
+    this.server.route(this.deps.apiRoutes.all().map((route) => ({ ...route })));
+    this.server.route({
+      method: 'GET',
+      path: '/api/openapi.json',
+      options: { description: 'This document: every route of the API, from its joi schemas' },
+      handler: () =>
+        openApiDocument(this.server.table(), { title: 'LNI public API', version: '3.0.0' }),
+    });
+    await this.server.start();
+    this.deps.logger.info({ uri: this.server.info.uri }, 'Public API listening');
+  }
+
+  async stop(): Promise<void> {
+    await this.server.stop({ timeout: 5_000 });
+  }
+
+  private async limitRate(request: Request, h: ResponseToolkit): Promise<Lifecycle.ReturnValue> {
+    const ip = request.info.remoteAddress;
+    if (!this.limiter || this.whitelist.has(ip)) return h.continue;
+    try {
+      await this.limiter.consume(ip);
+      return h.continue;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const { points, windowSeconds } = this.deps.apiOptions.rateLimit;
+      const error = Boom.tooManyRequests(
+        `rate limit of ${points} requests per ${windowSeconds} s exceeded for ${ip}`,
+      );
+      error.output.headers['Retry-After'] = String(Math.ceil(rejection.msBeforeNext / 1000));
+      throw error;
+    }
+  }
+
+  private finish(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
+    const { response } = request;
+    const height = String(this.deps.blockHeight());
+    if (response instanceof Error && Boom.isBoom(response)) {
+      // A request hapi cannot parse (bad percent-encoding, say) is bad input like any other: 422.
+      if (response.output.statusCode === 400) {
+        const replaced = Boom.badData(response.message);
+        replaced.output.headers['X-Block-Height'] = height;
+        return replaced;
+      }
+      if (response.output.statusCode >= 500) {
+        this.deps.logger.error(
+          { err: response, method: request.method, path: request.path },
+          'Request failed',
+        );
+      }
+      response.output.headers['X-Block-Height'] = height;
+      return h.continue;
+    }
+    if (response && 'header' in response) response.header('X-Block-Height', height);
+    return h.continue;
+  }
+}
+
+/** Joi's message already names the parameter; answer 422 with it. */
+function rejectInput(_request: Request, _h: ResponseToolkit, error?: Error): Lifecycle.ReturnValue {
+  throw Boom.badData(error?.message ?? 'invalid request');
+}

@@ -1,0 +1,3 @@
+export * from './config/publish.js';
+export * from './networks.js';
+export * from './program.js';

@@ -1,0 +1,6 @@
+export * from './load-network-config.js';
+export type * from './milestone.js';
+export * from './milestones.js';
+export type * from './network-config.js';
+export * from './network-config-error.js';
+export type * from './network-params.js';

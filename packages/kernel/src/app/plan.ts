@@ -1,0 +1,73 @@
+import { dirname } from 'node:path';
+import { ConfigError } from '../errors.js';
+import type { Environment, Plugin, RunMode } from '../plugin.js';
+import type { AppConfig } from './app-config.js';
+import { orderByDependencies } from './dependency-order.js';
+import { throwIfProblems, validatePluginOptions } from './plugin-options.js';
+import { resolvePlugin } from './plugin-resolver.js';
+
+/** A plugin ready to register: its object, its validated options and where it came from. */
+export interface PluginInstance {
+  readonly plugin: Plugin<object>;
+  readonly options: object;
+  readonly source: string;
+}
+
+export interface PluginChoice {
+  readonly plugin: Plugin<object>;
+  readonly options?: Readonly<Record<string, unknown>>;
+  readonly source?: string;
+}
+
+/**
+ * Turns app.json's list for a mode into plugins in boot order with validated options. Every
+ * mistake is found here, before any plugin registers or anything is written.
+ */
+export async function planFromAppConfig(input: {
+  readonly appConfig: AppConfig;
+  readonly appFile: string;
+  readonly mode: RunMode;
+  readonly env: Environment;
+  /** Where package names are resolved from after the directory of app.json. */
+  readonly searchFrom: readonly string[];
+}): Promise<PluginInstance[]> {
+  const modeConfig = input.appConfig[input.mode];
+  if (!modeConfig) {
+    throw new ConfigError(`${input.appFile}: mode '${input.mode}' is not defined`);
+  }
+  const appDir = dirname(input.appFile);
+  const choices: PluginChoice[] = [];
+  for (const entry of modeConfig.plugins) {
+    const { plugin, source } = await resolvePlugin(entry.package, appDir, input.searchFrom);
+    choices.push({ plugin, options: entry.options, source });
+  }
+  return planFromPlugins(choices, input.mode, input.env);
+}
+
+/** The same checks for plugin objects given directly (tests, embedding). */
+export function planFromPlugins(
+  choices: readonly PluginChoice[],
+  mode: RunMode,
+  env: Environment,
+): PluginInstance[] {
+  const seen = new Map<string, string>();
+  for (const { plugin, source } of choices) {
+    const previous = seen.get(plugin.name);
+    if (previous !== undefined) {
+      throw new ConfigError(
+        `mode '${mode}': plugin '${plugin.name}' is listed twice (${previous} and ${source ?? plugin.name})`,
+      );
+    }
+    seen.set(plugin.name, source ?? plugin.name);
+  }
+
+  const ordered = orderByDependencies(choices, mode);
+  const problems: string[] = [];
+  const instances = ordered.map(({ plugin, options = {}, source }) => {
+    const result = validatePluginOptions(plugin, options, env, mode);
+    problems.push(...result.problems);
+    return { plugin, options: result.options, source: source ?? plugin.name };
+  });
+  throwIfProblems(problems);
+  return instances;
+}

@@ -1,0 +1,39 @@
+/** Base error of the node: a stable `code` for programs, a message for people, and the cause kept. */
+export class KernelError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A mistake in configuration (app.json, options, environment): start-up stops with this message. */
+export class ConfigError extends KernelError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ERR_CONFIG', message, options);
+  }
+}
+
+/** One or more plugins failed while booting or disposing; every cause is kept. */
+export class LifecycleError extends KernelError {
+  constructor(
+    message: string,
+    readonly failures: readonly PluginFailure[],
+  ) {
+    super('ERR_LIFECYCLE', message, { cause: failures[0]?.error });
+  }
+}
+
+export interface PluginFailure {
+  readonly plugin: string;
+  readonly phase: 'register' | 'boot' | 'dispose';
+  readonly error: unknown;
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

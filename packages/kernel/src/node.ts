@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { Application } from './application.js';
+import { readAppConfig } from './app/app-config.js';
+import { planFromAppConfig } from './app/plan.js';
+import { addLogFile, type Logger } from './logging/logger.js';
+import type { NodePaths } from './paths.js';
+import type { Environment, RunMode } from './plugin.js';
+
+export interface NodeSettings {
+  readonly mode: RunMode;
+  readonly network: string;
+  readonly paths: NodePaths;
+  readonly env: Environment;
+  readonly logger: Logger;
+  /** Defaults to `<config dir>/app.json`. */
+  readonly appFile?: string;
+  /** Where plugin packages are resolved from after the directory of app.json. */
+  readonly searchFrom?: readonly string[];
+}
+
+/**
+ * Plans the mode's plugins from app.json (every configuration mistake surfaces here, before
+ * anything is written), then opens the log file. The caller installs its signal handling and
+ * calls `start()`, so that a signal during boot already stops the node cleanly.
+ */
+export async function prepareNode(settings: NodeSettings): Promise<Application> {
+  const appFile = settings.appFile ?? join(settings.paths.config, 'app.json');
+  const appConfig = await readAppConfig(appFile);
+  const plugins = await planFromAppConfig({
+    appConfig,
+    appFile,
+    mode: settings.mode,
+    env: settings.env,
+    searchFrom: settings.searchFrom ?? [process.cwd()],
+  });
+
+  addLogFile(settings.logger, settings.paths.log);
+  settings.logger.info(
+    {
+      mode: settings.mode,
+      network: settings.network,
+      config: settings.paths.config,
+      data: settings.paths.data,
+      log: settings.paths.log,
+      plugins: plugins.map(({ plugin }) => plugin.name),
+    },
+    'Starting node',
+  );
+  return new Application(settings, plugins);
+}

@@ -1,0 +1,74 @@
+import type { AwilixContainer } from 'awilix';
+import type Logger from 'bunyan';
+import type Joi from 'joi';
+import type { EventBus } from './events/event-bus.js';
+import type { NodePaths } from './paths.js';
+
+export type RunMode = 'core' | 'relay' | 'forger';
+export const RUN_MODES: readonly RunMode[] = ['core', 'relay', 'forger'];
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The services in the container, by name. The kernel registers its own; a plugin adds the
+ * ones it provides by declaration merging, so the provider owns each name and its type:
+ *
+ *   declare module '@lni/kernel' { interface Cradle { blockStore: BlockStore } }
+ */
+export interface Cradle {
+  readonly logger: Logger;
+  readonly events: EventBus;
+  readonly paths: NodePaths;
+  readonly mode: RunMode;
+  readonly network: string;
+}
+
+export type Container = AwilixContainer<Cradle>;
+
+export interface PluginDependencies {
+  /** Plugins that must be enabled in the same mode; they register and boot first. */
+  readonly required?: readonly string[];
+  /** Plugins used when enabled; when present they register and boot first. */
+  readonly optional?: readonly string[];
+}
+
+/** What the kernel hands a plugin in each phase. */
+export interface PluginContext<Options extends object = object> {
+  readonly name: string;
+  /** Validated against the plugin's schema, defaults applied, deeply frozen. */
+  readonly options: Options;
+  readonly container: Container;
+  /** A child logger carrying `{ plugin: name }`. */
+  readonly logger: Logger;
+  readonly events: EventBus;
+  readonly paths: NodePaths;
+  readonly mode: RunMode;
+  readonly network: string;
+  /** Names of the plugins enabled in this mode, to know which optional dependencies are there. */
+  readonly enabledPlugins: ReadonlySet<string>;
+}
+
+/**
+ * A plugin is a plain object exported by its package (default export or `plugin`).
+ * `register` only wires services (no I/O), `boot` starts I/O, `dispose` releases; the kernel
+ * calls them in dependency order and disposes in reverse.
+ */
+export interface Plugin<Options extends object = object> {
+  readonly name: string;
+  readonly dependsOn?: PluginDependencies;
+  /** Options from app.json; validated with every error reported before anything registers. */
+  readonly configSchema?: Joi.ObjectSchema<Options>;
+  /**
+   * Environment variables that set options, `{ CORE_API_PORT: 'port' }` (dotted paths allowed).
+   * They win over app.json so that operators and containers can override one value.
+   */
+  readonly environment?: Readonly<Record<string, string>>;
+  register(context: PluginContext<Options>): void;
+  boot?(context: PluginContext<Options>): Promise<void>;
+  dispose?(context: PluginContext<Options>): Promise<void>;
+}
+
+/** Identity helper that gives a plugin object its option type from its schema. */
+export function definePlugin<Options extends object>(plugin: Plugin<Options>): Plugin<Options> {
+  return plugin;
+}
