@@ -7,3 +7,4 @@ export * from './query/resource-query.js';
 export * from './server/api-server.js';
 export * from './server/route-registry.js';
 export { apiPlugin as default } from './plugin.js';
+export * from './resources/index.js';

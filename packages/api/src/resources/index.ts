@@ -1,0 +1,8 @@
+export * from './block.js';
+export * from './chain-context.js';
+export * from './delegate.js';
+export type * from './json-values.js';
+export type * from './ledger-views.js';
+export * from './timestamp.js';
+export * from './transaction.js';
+export * from './wallet.js';

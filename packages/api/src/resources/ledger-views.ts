@@ -1,0 +1,59 @@
+/**
+ * The shapes the resources read from the ledger. They are structural so that the state and
+ * database plugins' own types satisfy them without the API importing their internals.
+ */
+export interface DelegateView {
+  readonly username: string;
+  readonly voteBalance: bigint;
+  readonly forgedFees: bigint;
+  readonly forgedRewards: bigint;
+  readonly producedBlocks: number;
+  readonly rank?: number;
+  readonly lastBlock?: { readonly id: string; readonly height: number; readonly timestamp: number };
+  readonly resigned?: boolean;
+}
+
+export interface WalletView {
+  readonly address: string;
+  readonly publicKey?: string;
+  readonly balance: bigint;
+  readonly nonce: bigint;
+  readonly attributes: { readonly delegate?: DelegateView } & Readonly<Record<string, unknown>>;
+}
+
+/** A confirmed transaction as storage returns it (epoch seconds of its block). */
+export interface TransactionView {
+  readonly id: string;
+  readonly blockId: string;
+  readonly blockHeight: number;
+  readonly version: number;
+  readonly type: number;
+  readonly typeGroup: number;
+  readonly nonce: bigint;
+  readonly senderPublicKey: string;
+  readonly recipientId?: string | null;
+  readonly amount: bigint;
+  readonly fee: bigint;
+  readonly vendorField?: string | null;
+  readonly asset?: unknown;
+  readonly signature?: string | null;
+  readonly secondSignature?: string | null;
+  readonly signatures?: readonly string[] | null;
+  readonly timestamp: number;
+}
+
+export interface BlockView {
+  readonly id: string;
+  readonly version: number;
+  readonly height: number;
+  readonly previousBlock: string | null;
+  readonly timestamp: number;
+  readonly numberOfTransactions: number;
+  readonly totalAmount: bigint;
+  readonly totalFee: bigint;
+  readonly reward: bigint;
+  readonly payloadLength: number;
+  readonly payloadHash: string;
+  readonly generatorPublicKey: string;
+  readonly blockSignature: string;
+}

@@ -1,0 +1,17 @@
+/** A time as the 3.0 API writes it: seconds since the network epoch, UNIX seconds, ISO 8601. */
+export interface ApiTimestamp {
+  readonly epoch: number;
+  readonly unix: number;
+  readonly human: string;
+}
+
+/** Converts epoch seconds of a network whose epoch began at `epochStart` (ISO 8601 or Date). */
+export function timestampOf(epochSeconds: number, epochStart: string | Date): ApiTimestamp {
+  const startMs = new Date(epochStart).getTime();
+  const unixMs = startMs + epochSeconds * 1000;
+  return {
+    epoch: epochSeconds,
+    unix: Math.floor(unixMs / 1000),
+    human: new Date(unixMs).toISOString(),
+  };
+}
