@@ -1,0 +1,136 @@
+import type { Logger } from '@lni/kernel';
+import type { KeyPair } from '@lni/crypto';
+import type { BlockAssembler } from './block-assembler.js';
+import { decideForging, type ForgingRules } from './forging-decision.js';
+import type { RelayPort, RoundInfo } from './relay-port.js';
+
+const RETRY_MS = 1_000;
+const MIN_WAIT_MS = 100;
+
+export interface ForgerServiceDeps {
+  readonly relays: readonly RelayPort[];
+  readonly delegates: readonly KeyPair[];
+  readonly rules: ForgingRules;
+  readonly assemble: BlockAssembler;
+  readonly logger: Logger;
+}
+
+/** Follows the slots through a relay and forges in the slots of the delegates it holds. */
+export class ForgerService {
+  private readonly keysByPublicKey: ReadonlyMap<string, KeyPair>;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+  /** The last slot acted on, so a slot is forged at most once. */
+  private lastSlotHandled = -1;
+
+  constructor(private readonly deps: ForgerServiceDeps) {
+    this.keysByPublicKey = new Map(
+      deps.delegates.map((keys) => [keys.publicKey.toString('hex'), keys]),
+    );
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.deps.logger.info(
+      { delegates: [...this.keysByPublicKey.keys()], relays: this.deps.relays.map((r) => r.name) },
+      'Forger started',
+    );
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.checkSlot().then((next) => this.schedule(next));
+    }, ms);
+  }
+
+  /** One look at the current slot; resolves with the milliseconds until the next look. */
+  async checkSlot(): Promise<number> {
+    const answer = await this.firstAnswering((relay) => relay.currentRound());
+    if (!answer) return RETRY_MS;
+    const { relay, value: round } = answer;
+    const wait = Math.max(MIN_WAIT_MS, round.msUntilNextSlot);
+    const keys = this.keysByPublicKey.get(round.currentForger);
+    if (keys === undefined || round.slotTimestamp === this.lastSlotHandled) return wait;
+    if (!round.canForge) return MIN_WAIT_MS;
+    this.lastSlotHandled = round.slotTimestamp;
+    await this.forgeSlot(relay, round, keys);
+    return wait;
+  }
+
+  private async forgeSlot(relay: RelayPort, round: RoundInfo, keys: KeyPair): Promise<void> {
+    const height = round.lastBlock.height + 1;
+    const { logger } = this.deps;
+    try {
+      const decision = decideForging(round, await relay.networkState(), this.deps.rules);
+      if (!decision.forge) {
+        logger.warn(
+          { height, delegate: round.currentForger, reason: decision.reason },
+          'Missed slot',
+        );
+        return;
+      }
+      const block = this.deps.assemble({
+        keys,
+        previousBlock: round.lastBlock,
+        timestamp: round.slotTimestamp,
+        reward: round.reward,
+        transactions: await relay.transactionsForBlock(),
+      });
+      await this.postEverywhere(block.serialized);
+      logger.info(
+        {
+          height: block.height,
+          id: block.id,
+          transactions: block.numberOfTransactions,
+          delegate: round.currentForger,
+        },
+        'Forged block',
+      );
+    } catch (error) {
+      logger.error(
+        { height, delegate: round.currentForger, err: error },
+        'Missed slot: forging failed',
+      );
+    }
+  }
+
+  /** Every relay gets the block; forging succeeded if at least one accepted it. */
+  private async postEverywhere(block: string): Promise<void> {
+    const results = await Promise.allSettled(
+      this.deps.relays.map((relay) => relay.postBlock(block)),
+    );
+    results.forEach((result, index) => {
+      if (result.status === 'rejected') {
+        this.deps.logger.warn(
+          { relay: this.deps.relays[index]?.name, err: result.reason },
+          'Relay refused the block',
+        );
+      }
+    });
+    if (!results.some((result) => result.status === 'fulfilled')) {
+      throw new Error('no relay accepted the block');
+    }
+  }
+
+  private async firstAnswering<T>(
+    ask: (relay: RelayPort) => Promise<T>,
+  ): Promise<{ relay: RelayPort; value: T } | undefined> {
+    for (const relay of this.deps.relays) {
+      try {
+        return { relay, value: await ask(relay) };
+      } catch (error) {
+        this.deps.logger.warn({ relay: relay.name, err: error }, 'Relay did not answer');
+      }
+    }
+    return undefined;
+  }
+}
