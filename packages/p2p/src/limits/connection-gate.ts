@@ -1,0 +1,86 @@
+import type { Logger } from '@lni/kernel';
+import type { Server as HttpServer } from 'node:http';
+import type { Socket } from 'node:net';
+import { IpMatcher, normaliseIp } from './ip-matcher.js';
+
+export interface ConnectionLimits {
+  readonly maxPerIp: number;
+  readonly newPerInterval: number;
+  readonly intervalSeconds: number;
+  readonly exempt: readonly string[];
+}
+
+export interface ConnectionGateDependencies {
+  readonly limits: ConnectionLimits;
+  readonly isBanned: (ip: string) => boolean;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}
+
+export type Refusal = 'banned' | 'perIp' | 'rate';
+
+/**
+ * The spec's connection limits, enforced on TCP sockets before HTTP or websocket code sees
+ * them, like the firewall script does: simultaneous connections per IP, new connections per
+ * interval from everyone together, and no connection at all from a banned IP.
+ */
+export class ConnectionGate {
+  private readonly open = new Map<string, number>();
+  /** Accept times of recent connections, oldest first: a sliding window. */
+  private readonly accepted: number[] = [];
+  private readonly exempt: IpMatcher;
+  private readonly now: () => number;
+  private readonly refusals: Record<Refusal, number> = { banned: 0, perIp: 0, rate: 0 };
+
+  constructor(private readonly deps: ConnectionGateDependencies) {
+    this.exempt = new IpMatcher(deps.limits.exempt);
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Runs first on every new socket of `server`. */
+  attach(server: HttpServer): void {
+    server.prependListener('connection', (socket: Socket) => this.admit(socket));
+  }
+
+  connectionsFrom(ip: string): number {
+    return this.open.get(normaliseIp(ip)) ?? 0;
+  }
+
+  /** How many sockets each limit refused since start. */
+  refused(): Readonly<Record<Refusal, number>> {
+    return { ...this.refusals };
+  }
+
+  private admit(socket: Socket): void {
+    const ip = normaliseIp(socket.remoteAddress ?? '');
+    const refusal = this.check(ip);
+    if (refusal) {
+      this.refusals[refusal] += 1;
+      this.deps.logger.debug({ ip, refusal }, 'Connection refused');
+      // resetAndDestroy sends a TCP RST, what the firewall's REJECT --reject-with tcp-reset does.
+      socket.resetAndDestroy();
+      return;
+    }
+    this.open.set(ip, (this.open.get(ip) ?? 0) + 1);
+    socket.once('close', () => {
+      const count = (this.open.get(ip) ?? 1) - 1;
+      if (count <= 0) this.open.delete(ip);
+      else this.open.set(ip, count);
+    });
+  }
+
+  private check(ip: string): Refusal | undefined {
+    if (this.deps.isBanned(ip)) return 'banned';
+    if (this.exempt.matches(ip)) return undefined;
+    const { maxPerIp, newPerInterval, intervalSeconds } = this.deps.limits;
+    if ((this.open.get(ip) ?? 0) >= maxPerIp) return 'perIp';
+    const now = this.now();
+    const windowStart = now - intervalSeconds * 1000;
+    while (this.accepted.length > 0 && (this.accepted[0] as number) <= windowStart) {
+      this.accepted.shift();
+    }
+    if (this.accepted.length >= newPerInterval) return 'rate';
+    this.accepted.push(now);
+    return undefined;
+  }
+}

@@ -1,0 +1,242 @@
+import type { Logger } from '@lni/kernel';
+import type { ChainPort } from '../chain-port.js';
+import { HandshakeError, MalformedAnswerError } from '../errors.js';
+import { normaliseIp } from '../limits/ip-matcher.js';
+import { checkVersion } from '../protocol/handshake.js';
+import {
+  peersResponseSchema,
+  statusResponseSchema,
+  type PeerListEntry,
+  type StatusResponse,
+} from '../protocol/messages.js';
+import { PeerClient } from './peer-client.js';
+import { peerKey } from './peer.js';
+import type { PeerRepository } from './peer-repository.js';
+import type { SeedPeer } from './seed-list.js';
+
+export interface PeerNetworkDependencies {
+  readonly chain: ChainPort;
+  readonly peers: PeerRepository;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly host: string;
+  /** The port this node listens on, known only once the server started. */
+  readonly listeningPort: () => number;
+  readonly requestTimeoutMs: number;
+}
+
+export type ConnectOutcome = 'added' | 'updated' | 'self' | 'banned' | 'full' | 'untrusted';
+
+/**
+ * The node's outgoing connections: dials peers, checks their status (network, version, the
+ * ledger's verification hook) before trusting them, and discovers more through getPeers.
+ */
+export class PeerNetwork {
+  private readonly clients = new Map<string, PeerClient>();
+  private readonly dialling = new Map<string, Promise<ConnectOutcome>>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: PeerNetworkDependencies) {}
+
+  /** The open connection to a peer, for the messages of sync and broadcast. */
+  client(ip: string, port: number): PeerClient | undefined {
+    return this.clients.get(peerKey(normaliseIp(ip), port));
+  }
+
+  get connectedCount(): number {
+    return this.clients.size;
+  }
+
+  /** Dials a peer once at a time; resolves with what became of it, rejects when it failed. */
+  connect(ipAddress: string, port: number): Promise<ConnectOutcome> {
+    const ip = normaliseIp(ipAddress);
+    const key = peerKey(ip, port);
+    const pending = this.dialling.get(key);
+    if (pending) return pending;
+    const attempt = this.dial(ip, port).finally(() => this.dialling.delete(key));
+    this.dialling.set(key, attempt);
+    return attempt;
+  }
+
+  /** Connects to every seed; failures are logged, not thrown, since seeds come and go. */
+  async seed(seeds: readonly SeedPeer[]): Promise<number> {
+    const outcomes = await Promise.allSettled(
+      seeds.map((seed) => this.connect(seed.ip, seed.port)),
+    );
+    outcomes.forEach((outcome, index) => {
+      if (outcome.status === 'rejected') {
+        this.deps.logger.warn({ seed: seeds[index], err: outcome.reason }, 'Seed unreachable');
+      }
+    });
+    return outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value === 'added')
+      .length;
+  }
+
+  /** Asks every connected peer for its peers and dials the new ones until the cap; returns how many were added. */
+  async discover(): Promise<number> {
+    const candidates = new Map<string, PeerListEntry>();
+    await Promise.all(
+      [...this.clients.values()].map(async (client) => {
+        try {
+          const list = await client.request('getPeers', {}, peersResponseSchema);
+          for (const entry of list)
+            candidates.set(peerKey(normaliseIp(entry.ip), entry.port), entry);
+        } catch (error) {
+          this.noteFailure(client, error);
+        }
+      }),
+    );
+    let added = 0;
+    for (const { ip, port } of candidates.values()) {
+      if (this.deps.peers.isFull) break;
+      if (this.deps.peers.has(normaliseIp(ip), port) || this.isSelf(ip, port)) continue;
+      try {
+        if ((await this.connect(ip, port)) === 'added') added += 1;
+      } catch (error) {
+        this.deps.logger.debug({ ip, port, err: error }, 'Discovered peer unreachable');
+      }
+    }
+    return added;
+  }
+
+  /** Refreshes height and latency of every connected peer; a peer that fails is dropped. */
+  async refresh(): Promise<void> {
+    await Promise.all(
+      [...this.clients.values()].map(async (client) => {
+        const [ip, port] = splitKey(client.address);
+        try {
+          if ((await this.admit(client, ip, port)) !== 'untrusted') return;
+        } catch (error) {
+          this.noteFailure(client, error);
+        }
+        this.clients.delete(client.address);
+        this.deps.peers.remove(ip, port, 'status check failed');
+        await client.disconnect();
+      }),
+    );
+  }
+
+  /** Refreshes and discovers every `intervalSeconds` (0: never) until stopDiscovery. */
+  startDiscovery(intervalSeconds: number): void {
+    this.stopDiscovery();
+    if (intervalSeconds <= 0) return;
+    this.timer = setInterval(() => void this.round(), intervalSeconds * 1000);
+    this.timer.unref();
+  }
+
+  stopDiscovery(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  async disconnectAll(): Promise<void> {
+    const clients = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.allSettled(clients.map((client) => client.disconnect()));
+  }
+
+  /** Drops our connections to a banned IP. */
+  async disconnectIp(ip: string): Promise<void> {
+    const matching = [...this.clients.entries()].filter(([key]) => splitKey(key)[0] === ip);
+    for (const [key] of matching) this.clients.delete(key);
+    await Promise.allSettled(matching.map(([, client]) => client.disconnect()));
+  }
+
+  private async round(): Promise<void> {
+    try {
+      await this.refresh();
+      const added = await this.discover();
+      if (added > 0)
+        this.deps.logger.info({ added, peers: this.deps.peers.size }, 'Peers discovered');
+    } catch (error) {
+      this.deps.logger.error({ err: error }, 'Peer discovery round failed');
+    }
+  }
+
+  isSelf(ipAddress: string, port: number): boolean {
+    const ip = normaliseIp(ipAddress);
+    if (port !== this.deps.listeningPort()) return false;
+    return ip === this.deps.host || ip === '::1' || ip.startsWith('127.');
+  }
+
+  private async dial(ip: string, port: number): Promise<ConnectOutcome> {
+    if (this.isSelf(ip, port)) return 'self';
+    if (this.deps.peers.isBanned(ip)) return 'banned';
+    const existing = this.clients.get(peerKey(ip, port));
+    if (existing?.isOpen) return this.admit(existing, ip, port);
+    if (this.deps.peers.isFull) return 'full';
+
+    const client: PeerClient = new PeerClient({
+      ip,
+      port,
+      timeoutMs: this.deps.requestTimeoutMs,
+      handshake: {
+        nethash: this.deps.chain.network.nethash,
+        version: this.deps.version,
+        port: this.deps.listeningPort(),
+      },
+      onClose: () => {
+        if (this.clients.get(peerKey(ip, port)) !== client) return;
+        this.clients.delete(peerKey(ip, port));
+        this.deps.peers.remove(ip, port, 'disconnected');
+      },
+    });
+    await client.connect();
+    try {
+      const outcome = await this.admit(client, ip, port);
+      if (outcome === 'added' || outcome === 'updated') {
+        this.clients.set(peerKey(ip, port), client);
+      } else {
+        await client.disconnect();
+      }
+      return outcome;
+    } catch (error) {
+      await client.disconnect();
+      this.noteFailure(client, error);
+      throw error;
+    }
+  }
+
+  /** Asks for the peer's status and records it when the peer is on our network and chain. */
+  private async admit(client: PeerClient, ip: string, port: number): Promise<ConnectOutcome> {
+    const started = performance.now();
+    const status: StatusResponse = await client.request('getStatus', {}, statusResponseSchema);
+    const latency = Math.round(performance.now() - started);
+    if (status.network.nethash !== this.deps.chain.network.nethash) {
+      throw new HandshakeError(
+        `peer ${client.address} is on another network (${status.network.name})`,
+      );
+    }
+    const incompatible = checkVersion(status.version, this.deps.version);
+    if (incompatible) throw new HandshakeError(`peer ${client.address}: ${incompatible}`);
+    const verdict = await this.deps.chain.verifyPeer?.(
+      { ip, port },
+      { height: status.height, header: status.header },
+    );
+    if (verdict && !verdict.trusted) {
+      this.deps.logger.info({ ip, port, reason: verdict.reason }, 'Peer not trusted');
+      this.deps.peers.remove(ip, port, `not trusted: ${verdict.reason}`);
+      return 'untrusted';
+    }
+    return this.deps.peers.upsert(ip, port, {
+      version: status.version,
+      height: status.height,
+      latency,
+      ports: status.ports,
+    });
+  }
+
+  /** A peer answering with garbage is penalised like one sending garbage. */
+  private noteFailure(client: PeerClient, error: unknown): void {
+    const [ip, port] = splitKey(client.address);
+    if (error instanceof MalformedAnswerError) {
+      this.deps.peers.penalise(ip, 'malformedMessage', error.message);
+    }
+    this.deps.logger.debug({ ip, port, err: error }, 'Peer request failed');
+  }
+}
+
+function splitKey(key: string): [string, number] {
+  const separator = key.lastIndexOf(':');
+  return [key.slice(0, separator), Number(key.slice(separator + 1))];
+}

@@ -1,0 +1,100 @@
+import type { Logger } from '@lni/kernel';
+
+export type Misbehaviour = 'malformedMessage' | 'rateLimited' | 'invalidBlock';
+
+export interface PenaltyPolicy {
+  readonly malformedMessage: number;
+  readonly rateLimited: number;
+  readonly invalidBlock: number;
+  readonly banThreshold: number;
+  readonly banSeconds: number;
+}
+
+export interface PenaltyRecord {
+  readonly score: number;
+  /** Epoch milliseconds; undefined when not banned. */
+  readonly bannedUntil: number | undefined;
+  readonly lastReason: string | undefined;
+}
+
+export interface PenaltyBoxDependencies {
+  readonly policy: PenaltyPolicy;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}
+
+/**
+ * Penalty scores per IP. Misbehaviour adds points; reaching the threshold bans the IP for a
+ * fixed time, after which the score starts again from zero. Keyed by IP, not by peer, because
+ * an abusive host is refused whichever port it comes from.
+ */
+export class PenaltyBox {
+  private readonly records = new Map<
+    string,
+    { score: number; bannedUntil?: number; lastReason?: string }
+  >();
+  private readonly banListeners = new Set<(ip: string, until: number) => void>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: PenaltyBoxDependencies) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Adds the points of `kind`; returns true when this penalty banned the IP. */
+  penalise(ip: string, kind: Misbehaviour, reason: string): boolean {
+    this.expire(ip);
+    const record = this.records.get(ip) ?? { score: 0 };
+    if (record.bannedUntil !== undefined) return false;
+    record.score += this.deps.policy[kind];
+    record.lastReason = reason;
+    this.records.set(ip, record);
+    this.deps.logger.warn({ ip, kind, reason, score: record.score }, 'Peer penalised');
+    if (record.score < this.deps.policy.banThreshold) return false;
+    record.bannedUntil = this.now() + this.deps.policy.banSeconds * 1000;
+    this.deps.logger.warn(
+      { ip, until: new Date(record.bannedUntil).toISOString(), reason },
+      'Peer banned',
+    );
+    for (const listener of this.banListeners) listener(ip, record.bannedUntil);
+    return true;
+  }
+
+  isBanned(ip: string): boolean {
+    this.expire(ip);
+    return this.records.get(ip)?.bannedUntil !== undefined;
+  }
+
+  get(ip: string): PenaltyRecord {
+    this.expire(ip);
+    const record = this.records.get(ip);
+    return {
+      score: record?.score ?? 0,
+      bannedUntil: record?.bannedUntil,
+      lastReason: record?.lastReason,
+    };
+  }
+
+  /** Every IP banned now, with when its ban ends and why. */
+  bans(): { readonly ip: string; readonly bannedUntil: number; readonly reason: string }[] {
+    const bans = [];
+    for (const ip of [...this.records.keys()]) {
+      if (!this.isBanned(ip)) continue;
+      const record = this.get(ip);
+      bans.push({ ip, bannedUntil: record.bannedUntil as number, reason: record.lastReason ?? '' });
+    }
+    return bans;
+  }
+
+  /** Called with each new ban, to drop the banned IP's connections. */
+  onBan(listener: (ip: string, until: number) => void): () => void {
+    this.banListeners.add(listener);
+    return () => this.banListeners.delete(listener);
+  }
+
+  private expire(ip: string): void {
+    const record = this.records.get(ip);
+    if (record?.bannedUntil !== undefined && record.bannedUntil <= this.now()) {
+      this.records.delete(ip);
+    }
+  }
+}

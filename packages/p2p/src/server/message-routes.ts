@@ -1,0 +1,137 @@
+import Boom from '@hapi/boom';
+import type { Lifecycle, Request, ResponseToolkit, RouteOptions, ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import type { ChainPort } from '../chain-port.js';
+import { remoteAccessRule } from '../limits/remote-access.js';
+import { normaliseIp } from '../limits/ip-matcher.js';
+import { routeId, routePath, type MessageName } from '../protocol/message-names.js';
+import {
+  MAX_MESSAGE_BYTES,
+  blocksRequestSchema,
+  commonBlocksRequestSchema,
+  postBlockRequestSchema,
+  postTransactionsRequestSchema,
+  type BlocksRequest,
+  type CommonBlocksRequest,
+  type CommonBlocksResponse,
+  type NetworkStateResponse,
+  type PeerListEntry,
+  type PostBlockRequest,
+  type PostBlockResponse,
+  type PostTransactionsRequest,
+  type PostTransactionsResponse,
+  type StatusResponse,
+} from '../protocol/messages.js';
+import type { PeerRepository } from '../peers/peer-repository.js';
+import { peerCredentials } from './handshake-auth.js';
+
+export interface MessageRouteDependencies {
+  readonly chain: ChainPort;
+  readonly peers: PeerRepository;
+  readonly version: string;
+  readonly ports: Readonly<Record<string, number>>;
+  readonly remoteAccess: readonly string[];
+}
+
+const noPayload = Joi.object({}).allow(null);
+
+/** The nes request routes of the protocol, one per message; `validate` rejects malformed payloads. */
+export function messageRoutes(deps: MessageRouteDependencies): ServerRoute[] {
+  const { chain, peers } = deps;
+  const sender = (request: Request) => {
+    const credentials = peerCredentials(request.auth.credentials);
+    return { ip: normaliseIp(request.info.remoteAddress), port: credentials.port };
+  };
+
+  return [
+    route('getStatus', noPayload, (): StatusResponse => {
+      const { height, header } = chain.status();
+      return { height, header, network: chain.network, version: deps.version, ports: deps.ports };
+    }),
+    route('getPeers', noPayload, (): PeerListEntry[] =>
+      peers.list().map(({ ip, port, height, version }) => ({ ip, port, height, version })),
+    ),
+    route(
+      'getCommonBlocks',
+      commonBlocksRequestSchema,
+      async (request): Promise<CommonBlocksResponse> => {
+        const { ids } = request.payload as CommonBlocksRequest;
+        const common = await chain.commonBlock(ids);
+        return {
+          common: common ? { id: common.id, height: common.height } : null,
+          lastBlockHeight: chain.status().height,
+        };
+      },
+    ),
+    route('getBlocks', blocksRequestSchema, async (request) => {
+      const { fromHeight, limit } = request.payload as BlocksRequest;
+      return [...(await chain.blocksFrom(fromHeight, limit))];
+    }),
+    route(
+      'postBlock',
+      postBlockRequestSchema,
+      async (request): Promise<PostBlockResponse> => {
+        const from = sender(request);
+        const verdict = await chain.acceptBlock((request.payload as PostBlockRequest).block, from);
+        if (verdict.status === 'invalid') {
+          peers.penalise(from.ip, 'invalidBlock', verdict.reason);
+          throw Boom.badData(`invalid block: ${verdict.reason}`);
+        }
+        const height = chain.status().height;
+        return verdict.status === 'rejected'
+          ? { status: 'rejected', reason: verdict.reason, height }
+          : { status: verdict.status, height };
+      },
+      { maxBytes: MAX_MESSAGE_BYTES.postBlock },
+    ),
+    route(
+      'postTransactions',
+      postTransactionsRequestSchema,
+      async (request): Promise<PostTransactionsResponse> => {
+        const { transactions } = request.payload as PostTransactionsRequest;
+        const verdict = await chain.acceptTransactions(transactions, sender(request));
+        return { accepted: [...verdict.accepted], invalid: [...verdict.invalid] };
+      },
+      { maxBytes: MAX_MESSAGE_BYTES.postTransactions },
+    ),
+    route(
+      'getNetworkState',
+      noPayload,
+      (): NetworkStateResponse => ({ height: chain.status().height, peers: peers.size }),
+      { extra: remoteAccessRule(deps.remoteAccess) },
+    ),
+  ];
+}
+
+function route(
+  name: MessageName,
+  payload: Joi.Schema,
+  handler: (request: Request) => unknown,
+  {
+    maxBytes = MAX_MESSAGE_BYTES.small,
+    extra = {},
+  }: { maxBytes?: number; extra?: RouteOptions } = {},
+): ServerRoute {
+  return {
+    method: 'POST',
+    path: routePath(name),
+    options: {
+      ...extra,
+      id: routeId(name),
+      payload: { maxBytes, parse: true, output: 'data' },
+      validate: { payload, failAction: rejectMalformed },
+      handler: handler as Lifecycle.Method,
+    },
+  };
+}
+
+/** Answers 400 naming the field; the server's response hook penalises the sender. */
+function rejectMalformed(
+  request: Request,
+  _h: ResponseToolkit,
+  error?: Error,
+): Lifecycle.ReturnValue {
+  throw Boom.badRequest(
+    `${request.route.settings.id ?? request.path}: ${error?.message ?? 'malformed payload'}`,
+  );
+}
