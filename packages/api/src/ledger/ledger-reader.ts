@@ -1,0 +1,33 @@
+import type { ChainContext } from '../resources/chain-context.js';
+import type { WalletView } from '../resources/ledger-views.js';
+import type { FieldCondition, Ordering } from '../query/resource-query.js';
+
+/** Conditions, order and page as the in-memory wallet indexes take them. */
+export interface WalletSearch {
+  readonly conditions: readonly FieldCondition[];
+  readonly orderBy: readonly Ordering[];
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface WalletSearchPage {
+  readonly results: readonly WalletView[];
+  /** Exact number of matches. */
+  readonly totalCount: number;
+}
+
+/**
+ * What the API reads from the ledger's memory. The state plugin registers the implementation
+ * as `apiLedger`; wallets and delegates are answered from its indexes, never by a scan here.
+ */
+export interface LedgerReader {
+  /** Wallets by wallet field paths (`balance`, `attributes.delegate.username`, …). */
+  wallets(search: WalletSearch): WalletSearchPage;
+  /** Delegates by delegate resource fields (`votes`, `rank`, `blocks.produced`, …). */
+  delegates(search: WalletSearch): WalletSearchPage;
+  /** The wallet an address, a public key or a delegate username names. */
+  findWallet(id: string): WalletView | undefined;
+  /** All coins in existence now. */
+  supply(): bigint;
+  chainContext(): ChainContext;
+}

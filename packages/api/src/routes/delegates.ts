@@ -1,0 +1,99 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Boom from '@hapi/boom';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { pageOf } from '../pagination/envelope.js';
+import {
+  indexQuerySchema,
+  toResourceQuery,
+  type IndexQueryDefinition,
+} from '../query/index-query.js';
+import { delegateCatalog, delegateResource } from '../resources/delegate.js';
+import { walletResource } from '../resources/wallet.js';
+import { delegateSearch } from './delegate-search.js';
+import { walletIdParams, walletOrNotFound } from './wallet-id.js';
+import { walletIndex } from './wallets.js';
+
+export const delegateIndex: IndexQueryDefinition = {
+  catalog: delegateCatalog,
+  defaultOrder: [{ field: 'rank', direction: 'asc' }],
+};
+
+/** GET /api/delegates, /api/delegates/{id} and /api/delegates/{id}/voters. */
+export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
+  const context = (reader: LedgerReader) => ({
+    supply: reader.supply(),
+    epochStart: reader.chainContext().epochStart,
+  });
+  return [
+    {
+      method: 'GET',
+      path: '/api/delegates',
+      options: {
+        description: 'Delegates, filtered and ordered by any field of the delegate object',
+        tags: ['api', 'delegates'],
+        validate: { query: indexQuerySchema(delegateIndex) },
+        handler: (request) => {
+          const reader = ledger();
+          const query = toResourceQuery(request.query, delegateIndex);
+          const shape = context(reader);
+          const page = reader.delegates(delegateSearch(query, shape));
+          return pageOf(
+            page.results.map((wallet) => delegateResource(wallet, shape)),
+            page.totalCount,
+            query,
+            '/api/delegates',
+            request.url.searchParams,
+          );
+        },
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/delegates/{id}',
+      options: {
+        description: 'A delegate by username, address or public key',
+        tags: ['api', 'delegates'],
+        validate: { params: walletIdParams },
+        handler: (request) => {
+          const reader = ledger();
+          const wallet = walletOrNotFound(reader, request.params.id as string);
+          if (wallet.attributes.delegate === undefined) {
+            throw Boom.notFound(`${request.params.id as string} is not a delegate`);
+          }
+          return { data: delegateResource(wallet, context(reader)) };
+        },
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/delegates/{id}/voters',
+      options: {
+        description: 'The wallets voting for a delegate, filtered by any wallet field',
+        tags: ['api', 'delegates'],
+        validate: { params: walletIdParams, query: indexQuerySchema(walletIndex) },
+        handler: (request) => {
+          const reader = ledger();
+          const delegate = walletOrNotFound(reader, request.params.id as string);
+          if (delegate.attributes.delegate === undefined || delegate.publicKey === undefined) {
+            throw Boom.notFound(`${request.params.id as string} is not a delegate`);
+          }
+          const query = toResourceQuery(request.query, walletIndex);
+          const page = reader.wallets({
+            ...query,
+            conditions: [
+              ...query.conditions,
+              { kind: 'in', field: 'attributes.vote', values: [delegate.publicKey] },
+            ],
+          });
+          return pageOf(
+            page.results.map(walletResource),
+            page.totalCount,
+            query,
+            request.path,
+            request.url.searchParams,
+          );
+        },
+      },
+    },
+  ];
+}

@@ -1,0 +1,196 @@
+import { WalletQueryEngine, WalletRepository } from '@lni/state';
+import type { Plugin } from '@lni/kernel';
+import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPlugin } from '../plugin.js';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { delegateRoutes } from './delegates.js';
+import { walletRoutes } from './wallets.js';
+
+// Real wallet indexes of @lni/state behind the API's LedgerReader, as the state plugin wires them.
+const wallets = new WalletRepository();
+const engine = new WalletQueryEngine({ walletRepository: wallets });
+const SUPPLY = 10_000_000n;
+const epochStart = '2017-03-21T13:00:00.000Z';
+const key = (n: number) => `02${n.toString(16).padStart(64, '0')}`;
+const ledger: LedgerReader = {
+  wallets: (search) => engine.wallets(search),
+  delegates: (search) => engine.delegates(search),
+  findWallet: (id) => wallets.find(id),
+  supply: () => SUPPLY,
+  chainContext: () => ({
+    height: 10,
+    epochStart,
+    addressOf: (publicKey) => `A${publicKey.slice(-6)}`,
+  }),
+};
+
+for (let n = 1; n <= 30; n += 1) {
+  wallets.update(`Awallet${String(n).padStart(3, '0')}`, {
+    publicKey: key(n),
+    balance: BigInt(n) * 1_000n,
+    nonce: BigInt(n % 3),
+  });
+}
+// Five delegates; votes = 1000 * n; delegate 5 resigned; wallets 10..14 vote for delegate 1.
+for (let n = 1; n <= 5; n += 1) {
+  wallets.update(`Awallet${String(n).padStart(3, '0')}`, {
+    attributes: {
+      delegate: {
+        username: `genesis_${n}`,
+        voteBalance: BigInt(n) * 100_000n,
+        forgedFees: 0n,
+        forgedRewards: BigInt(n),
+        producedBlocks: n - 1,
+        ...(n === 5 ? { resigned: true } : { rank: 6 - n }),
+        ...(n > 1 && { lastBlock: { id: `b${n}`, height: n, timestamp: n * 8 } }),
+      },
+    },
+  });
+}
+for (let n = 10; n <= 14; n += 1) {
+  wallets.update(`Awallet0${n}`, { attributes: { vote: key(1) } });
+}
+
+const routes: Plugin<object> = {
+  name: 'ledger-routes',
+  dependsOn: { required: ['api'] },
+  register: ({ container }) =>
+    container.cradle.apiRoutes.add(...walletRoutes(() => ledger), ...delegateRoutes(() => ledger)),
+};
+
+let kernel: TestKernel;
+let uri: string;
+beforeAll(async () => {
+  kernel = await startTestKernel({
+    plugins: [
+      { plugin: routes },
+      {
+        plugin: apiPlugin as Plugin<object>,
+        options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false } },
+      },
+    ],
+  });
+  uri = kernel.cradle.apiServer.server.info.uri;
+});
+afterAll(() => kernel.stop());
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function get(path: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${uri}${path}`);
+  return { status: response.status, body: await response.json() };
+}
+
+describe('GET /api/delegates', () => {
+  it('filters by isResigned and orders by rank by default', async () => {
+    const { body } = await get('/api/delegates?isResigned=false');
+    expect(body.data.map((d: { username: string }) => d.username)).toEqual([
+      'genesis_4',
+      'genesis_3',
+      'genesis_2',
+      'genesis_1',
+    ]);
+    expect(body.meta.totalCount).toBe(4);
+  });
+
+  it('combines a comma list (OR) with another field (AND) and orders by any field', async () => {
+    const { body } = await get(
+      '/api/delegates?username=genesis_1,genesis_2,genesis_5&isResigned=false&orderBy=votes:desc',
+    );
+    expect(body.data.map((d: { username: string }) => d.username)).toEqual([
+      'genesis_2',
+      'genesis_1',
+    ]);
+  });
+
+  it('filters by a nested field and by approval, which derives from votes and supply', async () => {
+    const produced = await get('/api/delegates?blocks.produced=2');
+    expect(produced.body.data.map((d: { username: string }) => d.username)).toEqual(['genesis_3']);
+    // genesis_3 has 300,000 of 10,000,000 votes: approval 3.
+    const approval = await get('/api/delegates?production.approval=3');
+    expect(approval.body.data).toHaveLength(1);
+    expect(approval.body.data[0]).toMatchObject({
+      username: 'genesis_3',
+      production: { approval: 3 },
+    });
+    const range = await get(
+      '/api/delegates?production.approval.from=2.5&orderBy=production.approval:asc',
+    );
+    expect(range.body.data.map((d: { username: string }) => d.username)).toEqual([
+      'genesis_3',
+      'genesis_4',
+      'genesis_5',
+    ]);
+  });
+
+  it('filters by the human time of the last block', async () => {
+    const { body } = await get(
+      '/api/delegates?blocks.last.timestamp.human=2017-03-21T13:00:32.000Z',
+    );
+    expect(body.data.map((d: { username: string }) => d.username)).toEqual(['genesis_4']);
+    expect(body.data[0].blocks.last.timestamp).toEqual({
+      epoch: 32,
+      unix: 1490101232,
+      human: '2017-03-21T13:00:32.000Z',
+    });
+  });
+
+  it('answers 422 naming the field for a bad value or an unknown field, never 500', async () => {
+    const bad = await get('/api/delegates?rank=first');
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toContain('"rank" must be an integer');
+    const unknown = await get('/api/delegates?isDelegate=true');
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.message).toContain('"isDelegate" is not a field of this resource');
+    const human = await get('/api/delegates?blocks.last.timestamp.human=yesterday');
+    expect(human.status).toBe(422);
+    expect(human.body.message).toContain('blocks.last.timestamp.human');
+  });
+
+  it('finds one delegate by username, address or public key, and its voters', async () => {
+    for (const id of ['genesis_1', 'Awallet001', key(1)]) {
+      const { status, body } = await get(`/api/delegates/${id}`);
+      expect(status).toBe(200);
+      expect(body.data.username).toBe('genesis_1');
+    }
+    expect((await get('/api/delegates/Awallet020')).status).toBe(404);
+    const voters = await get('/api/delegates/genesis_1/voters?orderBy=balance:asc&limit=2');
+    expect(voters.body.meta.totalCount).toBe(5);
+    expect(voters.body.data.map((w: { address: string }) => w.address)).toEqual([
+      'Awallet010',
+      'Awallet011',
+    ]);
+  });
+});
+
+describe('GET /api/wallets', () => {
+  it('filters by the full attribute path and has no isDelegate', async () => {
+    const { body } = await get('/api/wallets?attributes.delegate.username=genesis_2');
+    expect(body.data).toHaveLength(1);
+    expect(body.data[0]).not.toHaveProperty('isDelegate');
+    expect(body.data[0].attributes.delegate).toMatchObject({
+      username: 'genesis_2',
+      voteBalance: '200000',
+    });
+  });
+
+  it('pages with exact counts and balance ranges', async () => {
+    const { body } = await get(
+      '/api/wallets?balance.from=5000&balance.to=20000&orderBy=balance:asc&limit=4&page=2',
+    );
+    expect(body.meta).toMatchObject({ totalCount: 16, count: 4, pageCount: 4 });
+    expect(body.data.map((w: { balance: string }) => w.balance)).toEqual([
+      '9000',
+      '10000',
+      '11000',
+      '12000',
+    ]);
+  });
+
+  it('gives the richest wallets first on /wallets/top and one wallet by any of its ids', async () => {
+    const top = await get('/api/wallets/top?limit=2');
+    expect(top.body.data.map((w: { balance: string }) => w.balance)).toEqual(['30000', '29000']);
+    expect((await get('/api/wallets/genesis_3')).body.data.address).toBe('Awallet003');
+    expect((await get('/api/wallets/Anobody')).status).toBe(404);
+  });
+});

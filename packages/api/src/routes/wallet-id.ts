@@ -1,0 +1,20 @@
+import Boom from '@hapi/boom';
+import Joi from 'joi';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { WalletView } from '../resources/ledger-views.js';
+
+/** `{id}` of wallet and delegate routes: an address, a public key or a delegate username. */
+export const walletIdParams = Joi.object({
+  id: Joi.string()
+    .min(1)
+    .max(66)
+    .pattern(/^[a-zA-Z0-9!@$&_.]+$/)
+    .required()
+    .description('address, public key or delegate username'),
+});
+
+export function walletOrNotFound(ledger: LedgerReader, id: string): WalletView {
+  const wallet = ledger.findWallet(id);
+  if (wallet === undefined) throw Boom.notFound(`wallet ${id} not found`);
+  return wallet;
+}

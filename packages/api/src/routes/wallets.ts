@@ -1,0 +1,66 @@
+import type { ServerRoute } from '@hapi/hapi';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { pageOf } from '../pagination/envelope.js';
+import {
+  indexQuerySchema,
+  toResourceQuery,
+  type IndexQueryDefinition,
+} from '../query/index-query.js';
+import { walletCatalog, walletResource } from '../resources/wallet.js';
+import { walletIdParams, walletOrNotFound } from './wallet-id.js';
+
+const REMOVED_IN_3 = 'was removed in 3.0: filter on the full attribute path instead';
+
+export const walletIndex: IndexQueryDefinition = {
+  catalog: walletCatalog,
+  defaultOrder: [{ field: 'balance', direction: 'desc' }],
+  refused: {
+    isDelegate:
+      'does not exist in 3.0: use attributes.delegate.username or attributes.delegate.resigned',
+    username: REMOVED_IN_3,
+    vote: REMOVED_IN_3,
+  },
+};
+
+/** GET /api/wallets, /api/wallets/top and /api/wallets/{id}, answered from the wallet indexes. */
+export function walletRoutes(ledger: () => LedgerReader): ServerRoute[] {
+  const index = (path: string, description: string, order?: 'balance'): ServerRoute => ({
+    method: 'GET',
+    path,
+    options: {
+      description,
+      tags: ['api', 'wallets'],
+      validate: { query: indexQuerySchema(walletIndex) },
+      handler: (request) => {
+        const query = toResourceQuery(request.query, walletIndex);
+        const search = order
+          ? { ...query, orderBy: [{ field: 'balance', direction: 'desc' as const }] }
+          : query;
+        const page = ledger().wallets(search);
+        return pageOf(
+          page.results.map(walletResource),
+          page.totalCount,
+          query,
+          path,
+          request.url.searchParams,
+        );
+      },
+    },
+  });
+  return [
+    index('/api/wallets', 'Wallets, filtered by any field of the wallet object'),
+    index('/api/wallets/top', 'Wallets by balance, richest first', 'balance'),
+    {
+      method: 'GET',
+      path: '/api/wallets/{id}',
+      options: {
+        description: 'A wallet by address, public key or delegate username',
+        tags: ['api', 'wallets'],
+        validate: { params: walletIdParams },
+        handler: (request) => ({
+          data: walletResource(walletOrNotFound(ledger(), request.params.id as string)),
+        }),
+      },
+    },
+  ];
+}

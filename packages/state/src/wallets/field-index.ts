@@ -1,0 +1,107 @@
+import { OrderedSet } from '@js-sdsl/ordered-set';
+import {
+  compareAddresses,
+  compareFieldValues,
+  type FieldValue,
+  type WalletField,
+} from './fields.js';
+import type { Wallet } from './wallet.js';
+
+/**
+ * The repository's handle on one wallet. Every index holds the slot, not the wallet, so that
+ * replacing the (immutable) wallet re-sorts only the indexes whose field changed.
+ */
+export interface WalletSlot {
+  wallet: Wallet;
+}
+
+/** A wallet without a value for the field; sorts after every value (PostgreSQL's NULLS LAST). */
+export const MISSING: unique symbol = Symbol('missing');
+export type IndexKey = FieldValue | typeof MISSING;
+
+/** A search key: sits just before (-1) or just after (+1) every entry whose value equals `key`. */
+export interface Bound {
+  readonly wallet: undefined;
+  readonly key: IndexKey;
+  readonly edge: -1 | 1;
+}
+
+type Entry = WalletSlot | Bound;
+
+export const before = (key: IndexKey): Bound => ({ wallet: undefined, key, edge: -1 });
+export const after = (key: IndexKey): Bound => ({ wallet: undefined, key, edge: 1 });
+
+export function compareKeys(a: IndexKey, b: IndexKey): number {
+  if (a === MISSING) return b === MISSING ? 0 : 1;
+  if (b === MISSING) return -1;
+  return compareFieldValues(a, b);
+}
+
+/**
+ * The wallets that have a value for one field, in (value, address) order, with the rank of any position in O(log n)
+ * (js-sdsl's red-black tree with subtree sizes), so that counts of a value or a range are exact
+ * without visiting the entries.
+ */
+export class FieldIndex {
+  readonly #set: OrderedSet<Entry>;
+
+  constructor(readonly field: WalletField) {
+    const keyOf = (entry: Entry): IndexKey =>
+      entry.wallet === undefined ? entry.key : (field.read(entry.wallet) ?? MISSING);
+    const compare = (a: Entry, b: Entry): number => {
+      const order = compareKeys(keyOf(a), keyOf(b));
+      if (order !== 0) return order;
+      if (a.wallet === undefined) return a.edge;
+      if (b.wallet === undefined) return -b.edge;
+      return compareAddresses(a.wallet.address, b.wallet.address);
+    };
+    this.#set = new OrderedSet<Entry>([], compare, true);
+  }
+
+  get size(): number {
+    return this.#set.size();
+  }
+
+  /** Adds the slot as its wallet is now. */
+  insert(slot: WalletSlot): void {
+    this.#set.insert(slot);
+  }
+
+  /** Removes the slot; its wallet must still be the one it was inserted with. */
+  remove(slot: WalletSlot): void {
+    this.#set.eraseElementByKey(slot);
+  }
+
+  /** Number of entries before the bound. */
+  rank(bound: Bound): number {
+    const iterator = this.#set.lowerBound(bound);
+    return iterator.isAccessible() ? iterator.index : this.size;
+  }
+
+  /** Number of entries between two bounds (either may be open). */
+  count(from?: Bound, to?: Bound): number {
+    return (to ? this.rank(to) : this.size) - (from ? this.rank(from) : 0);
+  }
+
+  /** Wallets strictly between the bounds, ascending or descending. */
+  *scan(from: Bound | undefined, to: Bound | undefined, descending: boolean): Generator<Wallet> {
+    const set = this.#set;
+    // Ranks say how many entries lie between the bounds, so the walk needs no comparisons.
+    let remaining = this.count(from, to);
+    if (remaining <= 0) return;
+    if (!descending) {
+      const it = from ? set.lowerBound(from) : set.begin();
+      for (; remaining > 0; remaining -= 1, it.next()) yield (it.pointer as WalletSlot).wallet;
+      return;
+    }
+    // reverseLowerBound hands out a forward iterator: walk it back with pre(), never past the
+    // first entry (where pre() would throw).
+    const it = to ? set.reverseLowerBound(to) : set.end().pre();
+    for (;;) {
+      yield (it.pointer as WalletSlot).wallet;
+      remaining -= 1;
+      if (remaining === 0) return;
+      it.pre();
+    }
+  }
+}

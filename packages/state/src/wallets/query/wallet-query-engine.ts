@@ -1,0 +1,266 @@
+import { WalletQueryError } from '../errors.js';
+import { compareKeys, MISSING, type FieldIndex } from '../field-index.js';
+import { compareAddresses, walletField, type WalletField } from '../fields.js';
+import type { Wallet } from '../wallet.js';
+import type { WalletRepository } from '../wallet-repository.js';
+import { compileCondition, type CompiledCondition } from './compiled-condition.js';
+import { DELEGATE_VIEW_FIELDS } from './delegate-fields.js';
+import type { WalletPage, WalletQuery, WalletScope } from './wallet-query.js';
+
+export const DEFAULT_LIMIT = 100;
+
+export type QueryStrategy = 'cost' | 'walk' | 'sort';
+
+interface OrderKey {
+  readonly field: WalletField;
+  readonly descending: boolean;
+}
+
+interface Plan {
+  readonly scope: WalletScope;
+  readonly conditions: readonly CompiledCondition[];
+  readonly keys: readonly OrderKey[];
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/**
+ * Answers the wallet and delegate index endpoints from the repository's sorted indexes. It either
+ * walks the index of the first order field, testing each wallet, or enumerates the most
+ * selective condition's index range and sorts that, whichever its cost estimate finds cheaper;
+ * a single-field filter is counted from index ranks. Neither path visits every wallet unless
+ * the query really matches most of them.
+ */
+export class WalletQueryEngine {
+  readonly #repository: WalletRepository;
+  readonly #strategy: QueryStrategy;
+
+  constructor({
+    walletRepository,
+    queryStrategy = 'cost',
+  }: {
+    walletRepository: WalletRepository;
+    /** `walk` or `sort` force one path (tests compare both); `cost` picks the cheaper. */
+    queryStrategy?: QueryStrategy;
+  }) {
+    this.#repository = walletRepository;
+    this.#strategy = queryStrategy;
+  }
+
+  /** Wallets, with fields named by their wallet path (`attributes.delegate.username`). */
+  wallets(query: WalletQuery): WalletPage {
+    return this.#run(this.#plan(query, 'wallets', (name) => walletField(name)));
+  }
+
+  /** Delegates, with fields named as in the delegate resource (`votes`, `blocks.produced`). */
+  delegates(query: WalletQuery): WalletPage {
+    return this.#run(
+      this.#plan(query, 'delegates', (name) => {
+        const path = DELEGATE_VIEW_FIELDS[name];
+        return path === undefined ? undefined : walletField(path);
+      }),
+    );
+  }
+
+  #plan(
+    query: WalletQuery,
+    scope: WalletScope,
+    resolve: (name: string) => WalletField | undefined,
+  ): Plan {
+    const fieldOf = (name: unknown, parameter: string): WalletField => {
+      const field = typeof name === 'string' ? resolve(name) : undefined;
+      if (!field) {
+        throw new WalletQueryError(
+          `${parameter}: '${String(name)}' is not a field of ${scope}`,
+          parameter,
+        );
+      }
+      return field;
+    };
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    if (!Number.isSafeInteger(offset) || offset < 0) {
+      throw new WalletQueryError('offset: expected a non-negative integer', 'offset');
+    }
+    if (!Number.isSafeInteger(limit) || limit < 0) {
+      throw new WalletQueryError('limit: expected a non-negative integer', 'limit');
+    }
+    const conditions = (query.conditions ?? []).map((condition) => {
+      const field = fieldOf(condition.field, String(condition.field));
+      return compileCondition(condition, field, this.#repository.index(field), condition.field);
+    });
+    const keys = (query.orderBy ?? []).map((ordering) => {
+      if (ordering.direction !== 'asc' && ordering.direction !== 'desc') {
+        throw new WalletQueryError(
+          `orderBy: direction of '${ordering.field}' must be asc or desc`,
+          'orderBy',
+        );
+      }
+      return {
+        field: fieldOf(ordering.field, 'orderBy'),
+        descending: ordering.direction === 'desc',
+      };
+    });
+    if (keys.length === 0)
+      keys.push({ field: walletField('address') as WalletField, descending: false });
+    return { scope, conditions, keys, offset, limit };
+  }
+
+  #run(plan: Plan): WalletPage {
+    const { scope, conditions, keys, offset, limit } = plan;
+    const repository = this.#repository;
+    if (conditions.some((condition) => condition.count === 0))
+      return { results: [], totalCount: 0 };
+
+    const scopeSize = scope === 'wallets' ? repository.size : repository.delegateCount;
+    const driver = conditions.reduce<CompiledCondition | undefined>(
+      (best, condition) => (best === undefined || condition.count < best.count ? condition : best),
+      undefined,
+    );
+    const estimate = Math.min(driver?.count ?? scopeSize, scopeSize);
+    const cheapTotal = this.#cheapTotal(plan, scopeSize);
+
+    const primary = keys[0] as OrderKey;
+    const primaryCondition = conditions.find((condition) => condition.field === primary.field);
+    const streamSize =
+      primaryCondition?.count ??
+      (scope === 'wallets' || !primary.field.delegateOnly
+        ? Math.max(repository.size, repository.index(primary.field).size)
+        : repository.delegateCount);
+    const wanted = offset + limit;
+    const walkCost =
+      Math.min(streamSize, (wanted * streamSize) / Math.max(estimate, 1)) +
+      (cheapTotal === undefined ? estimate : 0);
+    const sortCost = estimate * (Math.log2(estimate + 2) + 1);
+
+    const inScope = scope === 'delegates' ? isDelegateWallet : () => true;
+    const matches = (wallet: Wallet) =>
+      inScope(wallet) && conditions.every((condition) => condition.matches(wallet));
+    const candidates = () =>
+      driver ? scanCondition(driver) : this.#scopeIndex(scope).scan(undefined, undefined, false);
+
+    const sort = this.#strategy === 'cost' ? sortCost <= walkCost : this.#strategy === 'sort';
+    if (sort) {
+      const matched: Wallet[] = [];
+      for (const wallet of candidates()) if (matches(wallet)) matched.push(wallet);
+      matched.sort(comparator(keys, 0, primary.descending));
+      return { results: matched.slice(offset, wanted), totalCount: matched.length };
+    }
+
+    let totalCount = cheapTotal;
+    if (totalCount === undefined) {
+      totalCount = 0;
+      for (const wallet of candidates()) if (matches(wallet)) totalCount += 1;
+    }
+    const results: Wallet[] = [];
+    if (limit === 0) return { results, totalCount };
+    const rest = keys.length > 1 ? comparator(keys, 1, primary.descending) : undefined;
+    let skipped = 0;
+    let group: Wallet[] = [];
+    let groupKey: unknown = undefined;
+    const emit = (wallets: readonly Wallet[]): boolean => {
+      for (const wallet of wallets) {
+        if (skipped < offset) skipped += 1;
+        else if (results.push(wallet) >= limit) return true;
+      }
+      return false;
+    };
+    for (const wallet of this.#stream(primary, primaryCondition, scope)) {
+      if (!matches(wallet)) continue;
+      if (!rest) {
+        if (emit([wallet])) break;
+        continue;
+      }
+      const key = primary.field.read(wallet) ?? MISSING;
+      if (group.length > 0 && compareKeys(key, groupKey as typeof key) !== 0) {
+        if (emit(group.sort(rest))) return { results, totalCount };
+        group = [];
+      }
+      groupKey = key;
+      group.push(wallet);
+    }
+    if (rest && results.length < limit) emit(group.sort(rest));
+    return { results, totalCount };
+  }
+
+  /** The exact total when index ranks give it without visiting wallets. */
+  #cheapTotal({ scope, conditions }: Plan, scopeSize: number): number | undefined {
+    if (conditions.length === 0) return scopeSize;
+    const only = conditions.length === 1 ? conditions[0] : undefined;
+    // Indexes hold only wallets with a value, and delegate fields only delegates.
+    if (only && (scope === 'wallets' || only.field.delegateOnly)) return only.count;
+    return undefined;
+  }
+
+  #scopeIndex(scope: WalletScope): FieldIndex {
+    return this.#repository.index(scope === 'wallets' ? 'address' : 'attributes.delegate.username');
+  }
+
+  /** Wallets of the scope that have no value for the field, by address. */
+  *#withoutValue(field: WalletField, scope: WalletScope, descending: boolean): Generator<Wallet> {
+    const repository = this.#repository;
+    const inScope = scope === 'wallets' ? repository.size : repository.delegateCount;
+    if (repository.index(field).size >= inScope && (scope === 'wallets' || field.delegateOnly)) {
+      return;
+    }
+    if (scope === 'wallets') {
+      for (const wallet of repository.index('address').scan(undefined, undefined, descending)) {
+        if (field.read(wallet) === undefined) yield wallet;
+      }
+      return;
+    }
+    const delegates: Wallet[] = [];
+    for (const wallet of this.#scopeIndex('delegates').scan(undefined, undefined, false)) {
+      if (field.read(wallet) === undefined) delegates.push(wallet);
+    }
+    const order = descending ? -1 : 1;
+    yield* delegates.sort((a, b) => order * compareAddresses(a.address, b.address));
+  }
+
+  /** Wallets in the order of the primary key (ties by address in the same direction). */
+  *#stream(
+    primary: OrderKey,
+    condition: CompiledCondition | undefined,
+    scope: WalletScope,
+  ): Generator<Wallet> {
+    const index = this.#repository.index(primary.field);
+    const descending = primary.descending;
+    if (condition) {
+      const ranges = descending ? [...condition.ranges].reverse() : condition.ranges;
+      for (const [from, to] of ranges) yield* index.scan(from, to, descending);
+      return;
+    }
+    const present = () => index.scan(undefined, undefined, descending);
+    const missing = () => this.#withoutValue(primary.field, scope, descending);
+    if (descending) {
+      yield* missing();
+      yield* present();
+    } else {
+      yield* present();
+      yield* missing();
+    }
+  }
+}
+
+const isDelegateWallet = (wallet: Wallet): boolean => wallet.attributes.delegate !== undefined;
+
+function* scanCondition(condition: CompiledCondition): Generator<Wallet> {
+  for (const [from, to] of condition.ranges) yield* condition.index.scan(from, to, false);
+}
+
+/** Order by the keys from `first` on, then by address in the primary key's direction. */
+function comparator(
+  keys: readonly OrderKey[],
+  first: number,
+  primaryDescending: boolean,
+): (a: Wallet, b: Wallet) => number {
+  return (a, b) => {
+    for (let i = first; i < keys.length; i += 1) {
+      const { field, descending } = keys[i] as OrderKey;
+      const order = compareKeys(field.read(a) ?? MISSING, field.read(b) ?? MISSING);
+      if (order !== 0) return descending ? -order : order;
+    }
+    const order = compareAddresses(a.address, b.address);
+    return primaryDescending ? -order : order;
+  };
+}

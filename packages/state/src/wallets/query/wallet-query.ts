@@ -1,0 +1,42 @@
+import type { FieldValue } from '../fields.js';
+import type { Wallet } from '../wallet.js';
+
+/**
+ * A condition on one field: any of `values` (OR), or within `from`..`to` inclusive. The shape is
+ * the API's parsed query condition, so the API hands its criteria over unchanged.
+ */
+export type WalletCondition =
+  | { readonly kind: 'in'; readonly field: string; readonly values: readonly FieldValue[] }
+  | {
+      readonly kind: 'range';
+      readonly field: string;
+      readonly from?: FieldValue;
+      readonly to?: FieldValue;
+    };
+
+export interface WalletOrdering {
+  readonly field: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+/**
+ * Conditions (AND across them), an order and a page. Ties of the order are broken by address,
+ * in the direction of the first ordering, so every page is deterministic; a wallet without a
+ * value for an order field sorts after all values when ascending and before them when
+ * descending (PostgreSQL's default, so state-served and database-served lists behave alike).
+ */
+export interface WalletQuery {
+  readonly conditions?: readonly WalletCondition[];
+  readonly orderBy?: readonly WalletOrdering[];
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+export interface WalletPage {
+  readonly results: readonly Wallet[];
+  /** Exact number of wallets matching the conditions. */
+  readonly totalCount: number;
+}
+
+/** `wallets`: every wallet; `delegates`: wallets with delegate attributes (resigned ones too). */
+export type WalletScope = 'wallets' | 'delegates';

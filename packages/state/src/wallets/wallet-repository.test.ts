@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { WalletError } from './errors.js';
+import type { DelegateAttributes } from './wallet.js';
+import { WalletRepository } from './wallet-repository.js';
+
+const KEY_A = `02${'a'.repeat(64)}`;
+const KEY_B = `03${'b'.repeat(64)}`;
+
+const delegate = (username: string, voteBalance = 0n): DelegateAttributes => ({
+  username,
+  voteBalance,
+  forgedFees: 0n,
+  forgedRewards: 0n,
+  producedBlocks: 0,
+});
+
+describe('WalletRepository', () => {
+  it('finds a wallet by address, public key and delegate username', () => {
+    const repository = new WalletRepository();
+    repository.update('DA', {
+      publicKey: KEY_A,
+      balance: 5n,
+      attributes: { delegate: delegate('alice') },
+    });
+    const wallet = repository.get('DA');
+    expect(wallet?.balance).toBe(5n);
+    expect(repository.byPublicKey(KEY_A)).toBe(wallet);
+    expect(repository.byUsername('alice')).toBe(wallet);
+    expect(repository.find('alice')).toBe(wallet);
+    expect(repository.delegateCount).toBe(1);
+  });
+
+  it('hands out frozen wallets: a change replaces the wallet and the old one stays as it was', () => {
+    const repository = new WalletRepository();
+    const first = repository.update('DA', { balance: 10n, attributes: { vote: KEY_A } });
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.attributes)).toBe(true);
+    expect(() => {
+      (first as { balance: bigint }).balance = 99n;
+    }).toThrow(TypeError);
+    const second = repository.update('DA', (w) => ({ balance: w.balance - 3n }));
+    expect(first.balance).toBe(10n);
+    expect(second.balance).toBe(7n);
+    expect(second.attributes.vote).toBe(KEY_A);
+  });
+
+  it('removes an attribute set to undefined', () => {
+    const repository = new WalletRepository();
+    repository.update('DA', { attributes: { vote: KEY_A } });
+    const wallet = repository.update('DA', { attributes: { vote: undefined } });
+    expect('vote' in wallet.attributes).toBe(false);
+  });
+
+  it('answers an unknown address with an empty wallet without storing it', () => {
+    const repository = new WalletRepository();
+    expect(repository.getOrEmpty('DX')).toEqual({
+      address: 'DX',
+      balance: 0n,
+      nonce: 0n,
+      attributes: {},
+    });
+    expect(repository.has('DX')).toBe(false);
+  });
+
+  it.each([
+    ['a duplicate public key', 'ERR_WALLET_DUPLICATE_PUBLIC_KEY', { publicKey: KEY_A }],
+    [
+      'a taken username',
+      'ERR_WALLET_DUPLICATE_USERNAME',
+      { attributes: { delegate: delegate('alice') } },
+    ],
+    ['a negative nonce', 'ERR_WALLET_INVALID_VALUE', { nonce: -1n }],
+    ['a malformed public key', 'ERR_WALLET_INVALID_VALUE', { publicKey: 'xyz' }],
+    ['a number balance', 'ERR_WALLET_INVALID_VALUE', { balance: 5 as unknown as bigint }],
+  ])('refuses %s with %s and changes nothing', (_name, code, change) => {
+    const repository = new WalletRepository();
+    repository.update('DA', { publicKey: KEY_A, attributes: { delegate: delegate('alice') } });
+    repository.update('DB', { balance: 1n });
+    let error: unknown;
+    try {
+      repository.update('DB', change);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(WalletError);
+    expect((error as WalletError).code).toBe(code);
+    expect(repository.get('DB')).toEqual({ address: 'DB', balance: 1n, nonce: 0n, attributes: {} });
+  });
+
+  it('keeps the public key a wallet first signed with', () => {
+    const repository = new WalletRepository();
+    repository.update('DA', { publicKey: KEY_A });
+    expect(() => repository.update('DA', { publicKey: KEY_B })).toThrow(/keeps the public key/);
+  });
+
+  it('rolls back nested checkpoints exactly, including wallets the changes created', () => {
+    const repository = new WalletRepository();
+    repository.update('DA', { balance: 100n, attributes: { delegate: delegate('alice', 100n) } });
+    const before = repository.get('DA');
+    const block = repository.checkpoint();
+    repository.update('DA', { balance: 60n });
+    repository.update('DB', { balance: 40n, publicKey: KEY_B });
+    const transaction = repository.checkpoint();
+    repository.update('DA', { attributes: { delegate: undefined } });
+    repository.rollback(transaction);
+    expect(repository.byUsername('alice')?.balance).toBe(60n);
+    repository.rollback(block);
+    expect(repository.get('DA')).toBe(before);
+    expect(repository.has('DB')).toBe(false);
+    expect(repository.byPublicKey(KEY_B)).toBeUndefined();
+    expect(repository.index('balance').size).toBe(1);
+  });
+
+  it('keeps released changes and refuses to close checkpoints out of order', () => {
+    const repository = new WalletRepository();
+    const outer = repository.checkpoint();
+    const inner = repository.checkpoint();
+    repository.update('DA', { balance: 1n });
+    expect(() => repository.release(outer)).toThrow(WalletError);
+    repository.release(inner);
+    repository.release(outer);
+    expect(repository.get('DA')?.balance).toBe(1n);
+  });
+});

@@ -1,0 +1,224 @@
+import { WalletError } from './errors.js';
+import { FieldIndex, type WalletSlot } from './field-index.js';
+import { WALLET_FIELDS, type WalletField, type WalletPart } from './fields.js';
+import type { Wallet } from './wallet.js';
+import { applyChange, emptyWallet, type WalletChange } from './wallet-change.js';
+
+/** A point to roll back to; checkpoints nest and are closed in reverse order of opening. */
+export interface Checkpoint {
+  readonly depth: number;
+  readonly mark: number;
+}
+
+interface JournalEntry {
+  readonly address: string;
+  /** The wallet before the change; undefined when the change created it. */
+  readonly previous: Wallet | undefined;
+}
+
+/**
+ * Every wallet of the ledger in memory, by address, public key and delegate username, with one
+ * sorted index per field of WALLET_FIELDS kept current on every change. Wallets are frozen
+ * values: a change replaces the wallet, so a wallet handed out never changes under its holder
+ * and a checkpoint restores exactly by putting the earlier values back.
+ */
+export class WalletRepository {
+  readonly #byAddress = new Map<string, WalletSlot>();
+  readonly #byPublicKey = new Map<string, WalletSlot>();
+  readonly #byUsername = new Map<string, WalletSlot>();
+  readonly #indexes = new Map<string, FieldIndex>();
+  readonly #indexList: FieldIndex[] = [];
+  readonly #journal: JournalEntry[] = [];
+  #depth = 0;
+
+  constructor() {
+    for (const field of WALLET_FIELDS) {
+      const index = new FieldIndex(field);
+      this.#indexes.set(field.path, index);
+      this.#indexList.push(index);
+    }
+  }
+
+  /** Number of wallets held. */
+  get size(): number {
+    return this.#byAddress.size;
+  }
+
+  /** Number of wallets with delegate attributes, resigned ones included. */
+  get delegateCount(): number {
+    return this.#byUsername.size;
+  }
+
+  get(address: string): Wallet | undefined {
+    return this.#byAddress.get(address)?.wallet;
+  }
+
+  /** The wallet, or an empty one (not stored) for an address never seen. */
+  getOrEmpty(address: string): Wallet {
+    return this.get(address) ?? emptyWallet(address);
+  }
+
+  has(address: string): boolean {
+    return this.#byAddress.has(address);
+  }
+
+  byPublicKey(publicKey: string): Wallet | undefined {
+    return this.#byPublicKey.get(publicKey)?.wallet;
+  }
+
+  byUsername(username: string): Wallet | undefined {
+    return this.#byUsername.get(username)?.wallet;
+  }
+
+  /** The wallet that the address or public key or username names, in that order. */
+  find(id: string): Wallet | undefined {
+    return this.get(id) ?? this.byPublicKey(id) ?? this.byUsername(id);
+  }
+
+  *all(): Generator<Wallet> {
+    for (const slot of this.#byAddress.values()) yield slot.wallet;
+  }
+
+  /** The sorted index of a field of WALLET_FIELDS. */
+  index(field: WalletField | string): FieldIndex {
+    const path = typeof field === 'string' ? field : field.path;
+    const index = this.#indexes.get(path);
+    if (!index) throw new WalletError('ERR_WALLET_INVALID_VALUE', `${path}: not an indexed field`);
+    return index;
+  }
+
+  /**
+   * Changes a wallet (creating it when the address is unknown) and re-indexes the fields whose
+   * value changed. `change` may be a function of the current wallet. Returns the new wallet.
+   */
+  update(address: string, change: WalletChange | ((wallet: Wallet) => WalletChange)): Wallet {
+    const slot = this.#byAddress.get(address);
+    const previous = slot?.wallet ?? emptyWallet(address);
+    const next = applyChange(previous, typeof change === 'function' ? change(previous) : change);
+    this.#checkUnique(previous, next);
+    if (this.#depth > 0) this.#journal.push({ address, previous: slot?.wallet });
+    if (slot) this.#replace(slot, next);
+    else this.#insert(next);
+    return next;
+  }
+
+  /** Opens a checkpoint: every change after it can be undone with `rollback`. */
+  checkpoint(): Checkpoint {
+    this.#depth += 1;
+    return { depth: this.#depth, mark: this.#journal.length };
+  }
+
+  /** Undoes every change since the checkpoint, newest first, and closes it. */
+  rollback(checkpoint: Checkpoint): void {
+    this.#close(checkpoint);
+    while (this.#journal.length > checkpoint.mark) {
+      const { address, previous } = this.#journal.pop() as JournalEntry;
+      const slot = this.#byAddress.get(address) as WalletSlot;
+      if (previous) this.#replace(slot, previous);
+      else this.#delete(slot);
+    }
+    if (this.#depth === 0) this.#journal.length = 0;
+  }
+
+  /** Keeps the changes since the checkpoint and closes it (an outer checkpoint can still undo them). */
+  release(checkpoint: Checkpoint): void {
+    this.#close(checkpoint);
+    if (this.#depth === 0) this.#journal.length = 0;
+  }
+
+  #close(checkpoint: Checkpoint): void {
+    if (checkpoint.depth !== this.#depth || checkpoint.mark > this.#journal.length) {
+      throw new WalletError(
+        'ERR_WALLET_CHECKPOINT',
+        `checkpoint ${checkpoint.depth} is not the innermost open one (${this.#depth})`,
+      );
+    }
+    this.#depth -= 1;
+  }
+
+  #checkUnique(previous: Wallet, next: Wallet): void {
+    if (next.publicKey !== undefined && next.publicKey !== previous.publicKey) {
+      const holder = this.#byPublicKey.get(next.publicKey);
+      if (holder && holder.wallet.address !== next.address) {
+        throw new WalletError(
+          'ERR_WALLET_DUPLICATE_PUBLIC_KEY',
+          `publicKey: already held by ${holder.wallet.address}`,
+          { address: next.address, holder: holder.wallet.address },
+        );
+      }
+    }
+    const username = next.attributes.delegate?.username;
+    if (username !== undefined && username !== previous.attributes.delegate?.username) {
+      const holder = this.#byUsername.get(username);
+      if (holder && holder.wallet.address !== next.address) {
+        throw new WalletError(
+          'ERR_WALLET_DUPLICATE_USERNAME',
+          `attributes.delegate.username: '${username}' is taken by ${holder.wallet.address}`,
+          { address: next.address, holder: holder.wallet.address },
+        );
+      }
+    }
+  }
+
+  #insert(wallet: Wallet): void {
+    const slot: WalletSlot = { wallet };
+    this.#byAddress.set(wallet.address, slot);
+    this.#setKeys(slot, undefined, wallet);
+    for (const index of this.#indexList) {
+      if (index.field.read(wallet) !== undefined) index.insert(slot);
+    }
+  }
+
+  #delete(slot: WalletSlot): void {
+    const wallet = slot.wallet;
+    for (const index of this.#indexList) {
+      if (index.field.read(wallet) !== undefined) index.remove(slot);
+    }
+    this.#setKeys(slot, wallet, undefined);
+    this.#byAddress.delete(wallet.address);
+  }
+
+  /** Indexes hold only wallets with a value; a field is re-sorted only when its value changed. */
+  #replace(slot: WalletSlot, next: Wallet): void {
+    const previous = slot.wallet;
+    const stale: FieldIndex[] = [];
+    const fresh: FieldIndex[] = [];
+    for (const index of this.#indexList) {
+      const { part, read } = index.field;
+      if (partOf(previous, part) === partOf(next, part)) continue;
+      const before = read(previous);
+      const after = read(next);
+      if (before === after) continue;
+      if (before !== undefined) stale.push(index);
+      if (after !== undefined) fresh.push(index);
+    }
+    for (const index of stale) index.remove(slot);
+    slot.wallet = next;
+    for (const index of fresh) index.insert(slot);
+    this.#setKeys(slot, previous, next);
+  }
+
+  #setKeys(slot: WalletSlot, previous: Wallet | undefined, next: Wallet | undefined): void {
+    const oldKey = previous?.publicKey;
+    const newKey = next?.publicKey;
+    if (oldKey !== newKey) {
+      if (oldKey !== undefined) this.#byPublicKey.delete(oldKey);
+      if (newKey !== undefined) this.#byPublicKey.set(newKey, slot);
+    }
+    const oldName = previous?.attributes.delegate?.username;
+    const newName = next?.attributes.delegate?.username;
+    if (oldName !== newName) {
+      if (oldName !== undefined) this.#byUsername.delete(oldName);
+      if (newName !== undefined) this.#byUsername.set(newName, slot);
+    }
+  }
+}
+
+const TOP_LEVEL = new Set<WalletPart>(['address', 'publicKey', 'balance', 'nonce']);
+
+/** The part of the wallet a field reads; unchanged by reference means the field is unchanged. */
+function partOf(wallet: Wallet, part: WalletPart): unknown {
+  return TOP_LEVEL.has(part)
+    ? wallet[part as 'address' | 'publicKey' | 'balance' | 'nonce']
+    : wallet.attributes[part as keyof Wallet['attributes']];
+}
