@@ -1,0 +1,82 @@
+import Joi from 'joi';
+
+/** Where PostgreSQL is; with neither `host` nor `url` the node runs the embedded database. */
+export interface ConnectionOptions {
+  readonly host?: string;
+  readonly port: number;
+  readonly database: string;
+  readonly username: string;
+  readonly password?: string;
+  /** `postgres://user:pass@host:port/db`; wins over the separate fields. */
+  readonly url?: string;
+}
+
+export interface DatabaseOptions {
+  readonly connection: ConnectionOptions;
+  /** Run pending schema migrations at boot (a 2.7 database is never upgraded at boot). */
+  readonly migrateOnStart: boolean;
+  /** Connections in the pool; the embedded database always uses one. */
+  readonly poolSize: number;
+  readonly retry: {
+    /** Attempts to connect at start before giving up. */
+    readonly attempts: number;
+    readonly initialDelayMs: number;
+    readonly maxDelayMs: number;
+  };
+  /** How often a running node checks that the database still answers. */
+  readonly healthCheckIntervalMs: number;
+  /** Check heights, chain links and transaction heights at boot. */
+  readonly integrityCheck: boolean;
+}
+
+export const databaseConfigSchema = Joi.object<DatabaseOptions>({
+  connection: Joi.object({
+    host: Joi.string().hostname(),
+    port: Joi.number().port().default(5432),
+    database: Joi.string().default('lni'),
+    username: Joi.string().default('postgres'),
+    password: Joi.string().allow(''),
+    url: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  }).default(),
+  migrateOnStart: Joi.boolean().default(true),
+  poolSize: Joi.number().integer().min(1).max(100).default(10),
+  retry: Joi.object({
+    attempts: Joi.number().integer().min(1).default(10),
+    initialDelayMs: Joi.number().integer().min(1).default(500),
+    maxDelayMs: Joi.number().integer().min(1).default(10_000),
+  }).default(),
+  healthCheckIntervalMs: Joi.number().integer().min(100).default(5_000),
+  integrityCheck: Joi.boolean().default(true),
+});
+
+export const databaseEnvironment = {
+  CORE_DB_HOST: 'connection.host',
+  CORE_DB_PORT: 'connection.port',
+  CORE_DB_DATABASE: 'connection.database',
+  CORE_DB_USERNAME: 'connection.username',
+  CORE_DB_PASSWORD: 'connection.password',
+  CORE_DB_URL: 'connection.url',
+} as const;
+
+/** Validates options given as values (tools and tests that do not go through the kernel). */
+export function databaseOptions(input: unknown = {}): DatabaseOptions {
+  const { value, error } = databaseConfigSchema.validate(input, { abortEarly: false });
+  if (error) throw error;
+  return value;
+}
+
+/**
+ * Options for tools outside a running node (`kernel db:migrate`): the CORE_DB_* variables
+ * over `base`, validated like the plugin's own.
+ */
+export function databaseOptionsFromEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  base: Readonly<Record<string, unknown>> = {},
+): DatabaseOptions {
+  const connection: Record<string, unknown> = { ...(base.connection as object | undefined) };
+  for (const [variable, path] of Object.entries(databaseEnvironment)) {
+    const value = env[variable];
+    if (value !== undefined && value !== '') connection[path.slice('connection.'.length)] = value;
+  }
+  return databaseOptions({ ...base, connection });
+}

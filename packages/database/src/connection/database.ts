@@ -1,0 +1,177 @@
+import type { Logger } from '@lni/kernel';
+import { join } from 'node:path';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { EventBus } from '@lni/kernel';
+import type { DatabaseOptions } from '../config.js';
+import { DatabaseError } from '../errors.js';
+import { AvailabilityMonitor } from './availability-monitor.js';
+import { createDataSource, type ConnectionTarget } from './data-source.js';
+import { startEmbeddedServer, type EmbeddedServer } from './embedded-server.js';
+import { connectWithRetry, isTransientConnectionError } from './retry.js';
+import type { Service } from '../service.js';
+
+declare module '@lni/kernel' {
+  interface EventMap {
+    /** The database stopped answering; writers must pause until `database.available`. */
+    'database.unavailable': { readonly reason: string };
+    'database.available': Record<string, never>;
+  }
+}
+
+export interface DatabaseDeps {
+  readonly logger: Logger;
+  readonly databaseOptions: DatabaseOptions;
+  /** The node's data directory; the embedded database lives in `<data>/database`. */
+  readonly dataDirectory: string;
+  readonly events?: EventBus;
+}
+
+/** The node's connection to PostgreSQL (or the embedded PGlite), opened in `open()`. */
+export class Database {
+  private source: DataSource | undefined;
+  private embedded: EmbeddedServer | undefined;
+  private readonly monitor: AvailabilityMonitor;
+  /** Where the data is, for people: `host:port/db` or `embedded PGlite at <dir>`. */
+  description = 'not connected';
+
+  constructor(private readonly deps: DatabaseDeps) {
+    this.monitor = new AvailabilityMonitor({
+      probe: async () => {
+        await this.dataSource.query('SELECT 1');
+      },
+      intervalMs: deps.databaseOptions.healthCheckIntervalMs,
+      onChange: (available, reason) => this.reportAvailability(available, reason),
+    });
+  }
+
+  get embeddedDirectory(): string {
+    return join(this.deps.dataDirectory, 'database');
+  }
+
+  get isEmbedded(): boolean {
+    const { host, url } = this.deps.databaseOptions.connection;
+    return host === undefined && url === undefined;
+  }
+
+  /** False while the database does not answer; block processing must wait. */
+  get available(): boolean {
+    return this.source !== undefined && this.monitor.available;
+  }
+
+  get dataSource(): DataSource {
+    if (!this.source) throw new DatabaseError('The database is not connected');
+    return this.source;
+  }
+
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** Runs `work` in one transaction; every query inside must go through the given manager. */
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.dataSource.transaction(work);
+    } catch (error) {
+      // A failed write may be the first sign of an outage: probe now rather than at the next tick.
+      if (isTransientConnectionError(error) && this.monitor.running) void this.monitor.check();
+      throw error;
+    }
+  }
+
+  /** Probes the database now; emits `database.unavailable`/`database.available` on a change. */
+  checkAvailability(): Promise<boolean> {
+    return this.monitor.check();
+  }
+
+  async open(): Promise<void> {
+    if (this.source) return;
+    const { logger, databaseOptions } = this.deps;
+    let target: ConnectionTarget;
+    if (this.isEmbedded) {
+      this.embedded = await startEmbeddedServer(this.embeddedDirectory);
+      target = {
+        host: this.embedded.host,
+        port: this.embedded.port,
+        database: 'postgres',
+        username: 'postgres',
+        poolSize: 1,
+      };
+      this.description = `embedded PGlite at ${this.embedded.directory}`;
+    } else {
+      const { connection } = databaseOptions;
+      target = {
+        host: connection.host ?? 'localhost',
+        port: connection.port,
+        database: connection.database,
+        username: connection.username,
+        password: connection.password,
+        url: connection.url,
+        poolSize: databaseOptions.poolSize,
+      };
+      this.description = connection.url
+        ? redactUrl(connection.url)
+        : `${target.host}:${target.port}/${target.database}`;
+    }
+    try {
+      this.source = await connectWithRetry(
+        async () => {
+          const source = createDataSource(target);
+          return source.initialize();
+        },
+        databaseOptions.retry,
+        logger,
+        this.description,
+      );
+    } catch (error) {
+      await this.embedded?.stop();
+      this.embedded = undefined;
+      throw new DatabaseError(`Cannot connect to the database (${this.description})`, {
+        cause: error,
+      });
+    }
+    logger.info({ database: this.description, embedded: this.isEmbedded }, 'Database connected');
+  }
+
+  /**
+   * Starts the periodic probe for a server database. The embedded one runs in this process,
+   * and its single connection may be held by a long transaction, which a probe would misread.
+   */
+  startMonitoring(): void {
+    if (!this.isEmbedded) this.monitor.start();
+  }
+
+  async close(): Promise<void> {
+    this.monitor.stop();
+    const source = this.source;
+    this.source = undefined;
+    try {
+      if (source?.isInitialized) await source.destroy();
+    } finally {
+      await this.embedded?.stop();
+      this.embedded = undefined;
+    }
+  }
+
+  private reportAvailability(available: boolean, reason = 'unknown'): void {
+    if (available) {
+      this.deps.logger.info({ database: this.description }, 'Database reachable again');
+      this.deps.events?.emit('database.available', {});
+    } else {
+      this.deps.logger.error({ database: this.description, reason }, 'Database unreachable');
+      this.deps.events?.emit('database.unavailable', { reason });
+    }
+  }
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return `${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'database URL';
+  }
+}
+
+/** What other services and plugins hold: the connection's public surface. */
+export type DatabaseConnection = Service<Database>;

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { blockId, makeChain } from '../__fixtures__/chain.js';
+import {
+  createTestDatabase,
+  openDatabase,
+  postgresSkipReason,
+  quietLogger,
+} from '../__fixtures__/postgres.js';
+import type { Database } from '../connection/database.js';
+import { IntegrityError } from '../errors.js';
+import { applySchemaMigrations } from '../migrations/migrate.js';
+import { BlockStorage } from '../storage/block-storage.js';
+import { checkChainIntegrity } from './integrity-check.js';
+
+describe.skipIf(postgresSkipReason)('checkChainIntegrity on PostgreSQL', () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+
+  const failure = async () => {
+    try {
+      await checkChainIntegrity(database.manager);
+    } catch (error) {
+      if (error instanceof IntegrityError) return { height: error.height, message: error.message };
+      throw error;
+    }
+    throw new Error('the check passed');
+  };
+
+  beforeAll(async () => {
+    const created = await createTestDatabase();
+    drop = created.drop;
+    database = await openDatabase(created.options);
+    await applySchemaMigrations(database, quietLogger());
+  });
+  beforeEach(async () => {
+    await database.manager.query('TRUNCATE blocks, transactions');
+    await new BlockStorage({ database }).saveBlocks(makeChain(10, 2));
+  });
+  afterAll(async () => {
+    await database?.close();
+    await drop?.();
+  });
+
+  it('passes a sound chain and returns its height', async () => {
+    expect(await checkChainIntegrity(database.manager)).toBe(10);
+  });
+
+  it('names the first missing height', async () => {
+    await database.manager.query('DELETE FROM blocks WHERE height IN (4, 7)');
+    expect(await failure()).toEqual({
+      height: 4,
+      message: 'Stored chain is inconsistent at height 4: block missing',
+    });
+  });
+
+  it('names the first block whose previous id does not match', async () => {
+    await database.manager.query('UPDATE blocks SET previous_block = $1 WHERE height = 6', [
+      'f'.repeat(64),
+    ]);
+    await database.manager.query('UPDATE blocks SET previous_block = NULL WHERE height = 8');
+    expect((await failure()).height).toBe(6);
+  });
+
+  it('names the first height where a transaction sits in the wrong block', async () => {
+    await database.manager.query('UPDATE transactions SET block_id = $1 WHERE block_height = 5', [
+      blockId(9),
+    ]);
+    expect(await failure()).toMatchObject({
+      height: 5,
+      message: expect.stringContaining("transaction's block height"),
+    });
+  });
+});

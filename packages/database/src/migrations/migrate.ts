@@ -1,0 +1,69 @@
+import type { Logger } from '@lni/kernel';
+import type { DatabaseConnection } from '../connection/database.js';
+import { MigrationError } from '../errors.js';
+import { upgradeLegacyDatabase, type UpgradeProgress } from '../upgrade/legacy-upgrade.js';
+import { detectSchemaState } from './schema-state.js';
+
+export interface MigrateOptions {
+  readonly logger: Logger;
+  /** Transactions copied per committed batch of the 2.7 upgrade. */
+  readonly batchRows?: number;
+  readonly pauseBetweenBatchesMs?: number;
+  readonly onProgress?: (progress: UpgradeProgress) => void;
+}
+
+export interface MigrateResult {
+  /** Transactions carried over from a 2.7 database; undefined when there was none. */
+  readonly upgradedRows?: number;
+  readonly applied: readonly string[];
+}
+
+/** Upgrades a 2.7 database if there is one, then applies every pending schema migration. */
+export async function migrateDatabase(
+  database: DatabaseConnection,
+  options: MigrateOptions,
+): Promise<MigrateResult> {
+  const { logger } = options;
+  let upgradedRows: number | undefined;
+  if ((await detectSchemaState(database.manager)) === 'legacy') {
+    logger.info({ database: database.description }, 'Upgrading a 2.7 database');
+    upgradedRows = (
+      await upgradeLegacyDatabase(database.dataSource, {
+        logger,
+        batchRows: options.batchRows ?? 50_000,
+        pauseBetweenBatchesMs: options.pauseBetweenBatchesMs ?? 0,
+        onProgress: options.onProgress,
+      })
+    ).rows;
+  }
+  const applied = await applySchemaMigrations(database, logger);
+  if (upgradedRows !== undefined) {
+    // A freshly filled table has no visibility map yet: without it every count reads the heap.
+    await database.dataSource.query('VACUUM ANALYZE blocks, transactions');
+    logger.info('Upgraded tables vacuumed and analysed');
+  }
+  return upgradedRows === undefined ? { applied } : { upgradedRows, applied };
+}
+
+/** Applies pending migrations; refuses a 2.7 database, which needs `kernel db:migrate`. */
+export async function applySchemaMigrations(
+  database: DatabaseConnection,
+  logger: Logger,
+): Promise<string[]> {
+  if ((await detectSchemaState(database.manager)) === 'legacy') {
+    throw new MigrationError(
+      `The database (${database.description}) holds a 2.7 chain: stop the node and run "kernel db:migrate" to upgrade it first`,
+    );
+  }
+  const applied = await database.dataSource.runMigrations({ transaction: 'each' });
+  for (const migration of applied) {
+    logger.info({ migration: migration.name }, 'Migration applied');
+  }
+  return applied.map((migration) => migration.name);
+}
+
+/** True when a migration is waiting (boot with `migrateOnStart: false` refuses then). */
+export async function hasPendingMigrations(database: DatabaseConnection): Promise<boolean> {
+  if ((await detectSchemaState(database.manager)) === 'legacy') return true;
+  return database.dataSource.showMigrations();
+}

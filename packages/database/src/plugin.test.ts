@@ -1,0 +1,107 @@
+import { startTestKernel } from '@lni/kernel/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeChain } from './__fixtures__/chain.js';
+import { createTestDatabase, postgresSkipReason } from './__fixtures__/postgres.js';
+import { startProxy } from './__fixtures__/tcp-proxy.js';
+import { databasePlugin } from './plugin.js';
+
+describe('database plugin', () => {
+  const directories: string[] = [];
+  afterAll(async () => {
+    await Promise.all(directories.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  it('boots on the embedded database in <data>/database and keeps the chain across a restart', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lni-db-'));
+    directories.push(root);
+    const paths = {
+      config: join(root, 'config'),
+      data: join(root, 'data'),
+      log: join(root, 'log'),
+    };
+    const plugins = [{ plugin: databasePlugin, options: {} }];
+
+    const first = await startTestKernel({ plugins, paths });
+    expect(first.cradle.database.description).toBe(
+      `embedded PGlite at ${join(paths.data, 'database')}`,
+    );
+    expect(first.logs).toContainEqual(
+      expect.objectContaining({
+        msg: 'Database connected',
+        database: first.cradle.database.description,
+      }),
+    );
+    await first.cradle.blockStorage.saveBlocks(makeChain(3, 2));
+    await first.stop();
+
+    const second = await startTestKernel({ plugins, paths });
+    try {
+      expect((await second.cradle.blockStorage.getLastBlock())?.height).toBe(3);
+      const page = await second.cradle.transactionQuery.search({ limit: 10, offset: 0 });
+      expect(page.totalCount).toBe(6);
+      expect(second.logs).toContainEqual(
+        expect.objectContaining({ msg: 'Stored chain verified', height: 3 }),
+      );
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+
+  it.skipIf(postgresSkipReason)(
+    'uses PostgreSQL from CORE_DB_* and refuses to start on a corrupted chain, naming the height',
+    async () => {
+      const created = await createTestDatabase();
+      try {
+        const env = {
+          CORE_DB_HOST: '127.0.0.1',
+          CORE_DB_PORT: '5432',
+          CORE_DB_USERNAME: 'postgres',
+          CORE_DB_DATABASE: created.name,
+        };
+        const plugins = [{ plugin: databasePlugin, options: {} }];
+        const node = await startTestKernel({ plugins, env });
+        expect(node.cradle.database.description).toBe(`127.0.0.1:5432/${created.name}`);
+        await node.cradle.blockStorage.saveBlocks(makeChain(5, 1));
+        await node.cradle.database.manager.query('DELETE FROM blocks WHERE height = 3');
+        await node.stop();
+
+        await expect(startTestKernel({ plugins, env })).rejects.toThrow(/height 3: block missing/);
+      } finally {
+        await created.drop();
+      }
+    },
+  );
+
+  it.skipIf(postgresSkipReason)('reports the database going away and coming back', async () => {
+    const created = await createTestDatabase();
+    const proxy = await startProxy(5432);
+    const connection = { host: '127.0.0.1', port: proxy.port, database: created.name };
+    // A long interval: only the failed write below can notice the outage in time.
+    const options = { connection, healthCheckIntervalMs: 600_000 };
+    const node = await startTestKernel({ plugins: [{ plugin: databasePlugin, options }] });
+    try {
+      const { database, events, blockStorage } = node.cradle;
+      const seen: string[] = [];
+      events.on('database.unavailable', () => void seen.push('unavailable'));
+      events.on('database.available', () => void seen.push('available'));
+      await proxy.cut();
+      const unavailable = events.once('database.unavailable');
+      await expect(blockStorage.saveBlocks(makeChain(1, 1))).rejects.toThrow();
+      expect((await unavailable).reason).toBeTruthy();
+      expect(database.available).toBe(false);
+      await proxy.restore();
+      expect(await database.checkAvailability()).toBe(true);
+      expect(database.available).toBe(true);
+      await blockStorage.saveBlocks(makeChain(1, 1));
+      expect((await blockStorage.getLastBlock())?.height).toBe(1);
+      expect(seen).toEqual(['unavailable', 'available']);
+    } finally {
+      await node.stop();
+      await proxy.close();
+      await created.drop();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { asClass, asValue } from 'awilix';
+import { definePlugin } from '@lni/kernel';
+import { databaseConfigSchema, databaseEnvironment, type DatabaseOptions } from './config.js';
+import { Database } from './connection/database.js';
+import { MigrationError } from './errors.js';
+import { checkChainIntegrity } from './integrity/integrity-check.js';
+import { applySchemaMigrations, hasPendingMigrations } from './migrations/migrate.js';
+import { BlockQuery, TransactionQuery } from './query/transaction-query.js';
+import { BlockStorage } from './storage/block-storage.js';
+import { RoundStorage } from './storage/round-storage.js';
+import type { Service } from './service.js';
+
+declare module '@lni/kernel' {
+  interface Cradle {
+    /** The connection; `available` is false while the database does not answer. */
+    readonly database: Service<Database>;
+    readonly blockStorage: Service<BlockStorage>;
+    readonly roundStorage: Service<RoundStorage>;
+    readonly transactionQuery: Service<TransactionQuery>;
+    readonly blockQuery: Service<BlockQuery>;
+  }
+}
+
+export const databasePlugin = definePlugin<DatabaseOptions>({
+  name: 'database',
+  configSchema: databaseConfigSchema,
+  environment: databaseEnvironment,
+  register({ container, options, logger, events, paths }) {
+    container.register({
+      database: asValue(
+        new Database({ logger, events, databaseOptions: options, dataDirectory: paths.data }),
+      ),
+      blockStorage: asClass(BlockStorage).singleton(),
+      roundStorage: asClass(RoundStorage).singleton(),
+      transactionQuery: asClass(TransactionQuery).singleton(),
+      blockQuery: asClass(BlockQuery).singleton(),
+    });
+  },
+  async boot({ container, options, logger }) {
+    const { database } = container.cradle;
+    await database.open();
+    try {
+      if (options.migrateOnStart) {
+        await applySchemaMigrations(database, logger);
+      } else if (await hasPendingMigrations(database)) {
+        throw new MigrationError(
+          `The database (${database.description}) has pending migrations and migrateOnStart is off: run "kernel db:migrate"`,
+        );
+      }
+      if (options.integrityCheck) {
+        const height = await checkChainIntegrity(database.manager);
+        logger.info({ height }, 'Stored chain verified');
+      }
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    database.startMonitoring();
+  },
+  async dispose({ container }) {
+    await container.cradle.database.close();
+  },
+});
+
+export default databasePlugin;

@@ -1,0 +1,193 @@
+import { QueryCriteriaError } from '../errors.js';
+import { assetPath, assetValue, containmentDocuments } from './asset-path.js';
+import type { Criteria, OrderBy, Scalar, SearchQuery } from './criteria.js';
+import type { ColumnSpec, TableSpec } from './table-specs.js';
+import { checkText, columnValue, numericValue } from './values.js';
+
+/** SQL text built only from the table spec; every caller value travels in `params`. */
+export interface CompiledQuery {
+  readonly where: string;
+  readonly orderBy: string;
+  readonly params: unknown[];
+  /** The leading parameters `where` alone uses (for the count query). */
+  readonly whereParams: unknown[];
+  /** Placeholders of limit and offset, appended after the filter parameters. */
+  readonly limitOffset: string;
+}
+
+export const MAX_IN_VALUES = 10_000;
+export const MAX_LIMIT = 10_000;
+const MAX_DEPTH = 32;
+
+const PG_TYPES = {
+  text: 'varchar',
+  'utf8-bytea': 'bytea',
+  smallint: 'smallint',
+  integer: 'integer',
+  bigint: 'bigint',
+} as const;
+
+/** Compiles criteria, ordering and paging against one table into parameterised SQL. */
+export function compileSearch(spec: TableSpec, query: SearchQuery): CompiledQuery {
+  const params: unknown[] = [];
+  const bind = (value: unknown, cast?: string): string => {
+    params.push(value);
+    return cast ? `$${params.length}::${cast}` : `$${params.length}`;
+  };
+  const where = query.criteria ? compileCriteria(spec, query.criteria, bind, 0) : 'TRUE';
+  const whereParams = [...params];
+  const orderBy = compileOrder(spec, query.orderBy ?? [], bind);
+  const limit = pageNumber('limit', query.limit, 1, MAX_LIMIT);
+  const offset = pageNumber('offset', query.offset, 0, Number.MAX_SAFE_INTEGER);
+  const limitOffset = `LIMIT ${bind(limit)} OFFSET ${bind(offset)}`;
+  return { where, orderBy, params, whereParams, limitOffset };
+}
+
+type Bind = (value: unknown, cast?: string) => string;
+
+function compileCriteria(spec: TableSpec, criteria: Criteria, bind: Bind, depth: number): string {
+  if (depth > MAX_DEPTH) throw new QueryCriteriaError('criteria', 'nested too deeply');
+  if ('and' in criteria || 'or' in criteria) {
+    const [operator, parts] =
+      'and' in criteria ? (['AND', criteria.and] as const) : (['OR', criteria.or] as const);
+    if (!Array.isArray(parts))
+      throw new QueryCriteriaError(operator.toLowerCase(), 'expected a list');
+    if (parts.length === 0) return operator === 'AND' ? 'TRUE' : 'FALSE';
+    return `(${parts.map((part) => compileCriteria(spec, part, bind, depth + 1)).join(` ${operator} `)})`;
+  }
+  if ('address' in criteria) return compileAddress(spec, criteria, bind);
+  const { field } = criteria;
+  if (typeof field !== 'string') throw new QueryCriteriaError('field', 'expected a field name');
+  const path = spec.assetColumn ? assetPath(field) : undefined;
+  if (path && spec.assetColumn) return compileAsset(spec.assetColumn, field, path, criteria, bind);
+  const column = spec.columns[field];
+  if (!column) throw new QueryCriteriaError(field, 'unknown field');
+  return compileColumn(column, field, criteria, bind);
+}
+
+function compileColumn(column: ColumnSpec, field: string, criteria: Criteria, bind: Bind): string {
+  const cast = PG_TYPES[column.type];
+  if ('eq' in criteria) {
+    if (criteria.eq === null) return `${column.column} IS NULL`;
+    return `${column.column} = ${bind(columnValue(field, column.type, criteria.eq), cast)}`;
+  }
+  if ('in' in criteria) {
+    const values = inList(field, criteria.in);
+    const present = values.filter((value) => value !== null);
+    const parts: string[] = [];
+    if (present.length > 0) {
+      const coerced = present.map((value) => columnValue(field, column.type, value));
+      parts.push(`${column.column} = ANY(${bind(coerced, `${cast}[]`)})`);
+    }
+    if (present.length < values.length) parts.push(`${column.column} IS NULL`);
+    return parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`;
+  }
+  return rangeSql(field, criteria, (bound, operator) => {
+    return `${column.column} ${operator} ${bind(columnValue(field, column.type, bound), cast)}`;
+  });
+}
+
+function compileAsset(
+  assetColumn: string,
+  field: string,
+  path: string[],
+  criteria: Criteria,
+  bind: Bind,
+): string {
+  if ('eq' in criteria) {
+    const documents = containmentDocuments(path, assetValue(field, criteria.eq));
+    return `(${documents.map((document) => `${assetColumn} @> ${bind(document, 'jsonb')}`).join(' OR ')})`;
+  }
+  if ('in' in criteria) {
+    const values = inList(field, criteria.in);
+    if (values.length === 0) return 'FALSE';
+    const documents = values.flatMap((value) =>
+      containmentDocuments(path, assetValue(field, value)),
+    );
+    return `${assetColumn} @> ANY(${bind(documents, 'jsonb[]')})`;
+  }
+  // Ranges compare numbers, which assets hold as JSON numbers or decimal strings.
+  const text = `(${assetColumn} #>> ${bind(path, 'text[]')})`;
+  const number = `(CASE WHEN ${text} ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN ${text}::numeric END)`;
+  return rangeSql(field, criteria, (bound, operator) => {
+    return `${number} ${operator} ${bind(numericValue(field, bound), 'numeric')}`;
+  });
+}
+
+function compileAddress(
+  spec: TableSpec,
+  criterion: { address: string; senderPublicKeys?: readonly string[] },
+  bind: Bind,
+): string {
+  if (!spec.addressSearch || !spec.assetColumn) {
+    throw new QueryCriteriaError('address', `not searchable in ${spec.table}`);
+  }
+  const address = checkText('address', criterion.address);
+  const parts = [
+    `recipient_id = ${bind(address, 'varchar')}`,
+    `${spec.assetColumn} @> ${bind(JSON.stringify({ payments: [{ recipientId: address }] }), 'jsonb')}`,
+  ];
+  const keys = inList('senderPublicKeys', criterion.senderPublicKeys ?? []).map((key) =>
+    checkText('senderPublicKeys', key),
+  );
+  if (keys.length > 0) parts.push(`sender_public_key = ANY(${bind(keys, 'varchar[]')})`);
+  return `(${parts.join(' OR ')})`;
+}
+
+function rangeSql(
+  field: string,
+  criteria: Criteria,
+  compare: (bound: Scalar, operator: '>=' | '<=') => string,
+): string {
+  const range = criteria as { from?: Scalar; to?: Scalar };
+  const parts: string[] = [];
+  if (range.from !== undefined && range.from !== null) parts.push(compare(range.from, '>='));
+  if (range.to !== undefined && range.to !== null) parts.push(compare(range.to, '<='));
+  if (parts.length === 0) {
+    throw new QueryCriteriaError(field, 'expected eq, in, or a range with from and/or to');
+  }
+  return `(${parts.join(' AND ')})`;
+}
+
+function inList(field: string, values: unknown): readonly Scalar[] {
+  if (!Array.isArray(values)) throw new QueryCriteriaError(field, 'expected a list of values');
+  if (values.length > MAX_IN_VALUES) {
+    throw new QueryCriteriaError(field, `at most ${MAX_IN_VALUES} values in a list`);
+  }
+  return values as Scalar[];
+}
+
+function compileOrder(spec: TableSpec, orderBy: readonly OrderBy[], bind: Bind): string {
+  const terms: string[] = [];
+  for (const { field, direction } of orderBy) {
+    if (direction !== 'asc' && direction !== 'desc') {
+      throw new QueryCriteriaError(field, 'order direction must be asc or desc');
+    }
+    const path = spec.assetColumn ? assetPath(field) : undefined;
+    const expression =
+      path && spec.assetColumn
+        ? `${spec.assetColumn} #> ${bind(path, 'text[]')}`
+        : spec.columns[field]?.column;
+    if (!expression) throw new QueryCriteriaError(field, 'cannot order by an unknown field');
+    terms.push(`${expression} ${direction.toUpperCase()}`);
+  }
+  const defaults = orderBy.length === 0 ? spec.defaultOrder : [];
+  for (const { column, direction } of defaults) terms.push(`${column} ${direction.toUpperCase()}`);
+  const ordered = new Set(terms.map((term) => term.slice(0, term.lastIndexOf(' '))));
+  const last = (
+    orderBy.at(-1)?.direction ??
+    spec.defaultOrder.at(-1)?.direction ??
+    'desc'
+  ).toUpperCase();
+  for (const column of spec.tieBreaker) {
+    if (!ordered.has(column)) terms.push(`${column} ${last}`);
+  }
+  return terms.join(', ');
+}
+
+function pageNumber(field: string, value: number, min: number, max: number): number {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new QueryCriteriaError(field, `expected an integer from ${min} to ${max}`);
+  }
+  return value;
+}

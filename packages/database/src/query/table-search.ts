@@ -1,0 +1,31 @@
+import type { DatabaseConnection } from '../connection/database.js';
+import type { SearchPage, SearchQuery } from './criteria.js';
+import { compileSearch } from './query-compiler.js';
+import type { TableSpec } from './table-specs.js';
+
+/** Runs compiled searches on one table: a page of rows and the exact count, both from one snapshot. */
+export class TableSearch<Row, Result> {
+  constructor(
+    private readonly database: DatabaseConnection,
+    private readonly spec: TableSpec,
+    private readonly columns: string,
+    private readonly fromRow: (row: Row) => Result,
+  ) {}
+
+  async search(query: SearchQuery): Promise<SearchPage<Result>> {
+    const compiled = compileSearch(this.spec, query);
+    return this.database.transaction(async (manager) => {
+      // Repeatable read: the count and the page describe the same state of the chain.
+      await manager.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const rows = (await manager.query(
+        `SELECT ${this.columns} FROM ${this.spec.table} WHERE ${compiled.where} ORDER BY ${compiled.orderBy} ${compiled.limitOffset}`,
+        compiled.params,
+      )) as Row[];
+      const count = (await manager.query(
+        `SELECT count(*) AS count FROM ${this.spec.table} WHERE ${compiled.where}`,
+        compiled.whereParams,
+      )) as { count: string }[];
+      return { results: rows.map(this.fromRow), totalCount: Number(count[0]?.count ?? 0) };
+    });
+  }
+}

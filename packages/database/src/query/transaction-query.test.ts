@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeChain } from '../__fixtures__/chain.js';
+import {
+  createTestDatabase,
+  openDatabase,
+  postgresSkipReason,
+  quietLogger,
+} from '../__fixtures__/postgres.js';
+import type { Database } from '../connection/database.js';
+import { QueryCriteriaError } from '../errors.js';
+import { applySchemaMigrations } from '../migrations/migrate.js';
+import type { StoredTransaction } from '../records.js';
+import { BlockStorage } from '../storage/block-storage.js';
+import type { Criteria, SearchQuery } from './criteria.js';
+import { BlockQuery, TransactionQuery } from './transaction-query.js';
+
+const HOSTILE = `it's "quoted" \\ ünïcødé 🚀 '); DROP TABLE transactions; --`;
+
+/** 20 blocks of 4: a transfer, a vote, a multipayment and a lock, by sequence. */
+function shaped(height: number, sequence: number): Partial<StoredTransaction> {
+  switch (sequence) {
+    case 0:
+      return {
+        vendorField: height === 3 ? HOSTILE : `memo ${height}`,
+        recipientId: `ARecv${height % 4}`,
+      };
+    case 1:
+      return { type: 3, recipientId: null, asset: { votes: [`+02vote${height % 2}`] } };
+    case 2:
+      return {
+        type: 6,
+        recipientId: null,
+        asset: {
+          payments: [
+            { recipientId: `AMulti${height % 3}`, amount: '5' },
+            { recipientId: HOSTILE, amount: '7' },
+          ],
+        },
+      };
+    default:
+      return {
+        type: 8,
+        asset: { lock: { secretHash: `h${height}`, expiration: { value: height * 10 } } },
+      };
+  }
+}
+
+describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  let query: TransactionQuery;
+  const chain = makeChain(20, 4, 1, shaped);
+  const all = chain.flatMap((entry) => entry.transactions);
+
+  const search = (criteria: Criteria, extra: Partial<SearchQuery> = {}) =>
+    query.search({ criteria, limit: 100, offset: 0, ...extra });
+  const ids = (list: readonly StoredTransaction[]) => list.map((t) => t.id).sort();
+  const expectMatch = async (criteria: Criteria, predicate: (t: StoredTransaction) => boolean) => {
+    const page = await search(criteria);
+    const expected = all.filter(predicate);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ids(page.results)).toEqual(ids(expected));
+    expect(page.totalCount).toBe(expected.length);
+  };
+
+  beforeAll(async () => {
+    const created = await createTestDatabase();
+    drop = created.drop;
+    database = await openDatabase(created.options);
+    await applySchemaMigrations(database, quietLogger());
+    await new BlockStorage({ database }).saveBlocks(chain);
+    query = new TransactionQuery({ database });
+  });
+  afterAll(async () => {
+    await database?.close();
+    await drop?.();
+  });
+
+  it('eq on columns, including amounts as bigint and NULL', async () => {
+    await expectMatch({ field: 'type', eq: 6 }, (t) => t.type === 6);
+    await expectMatch({ field: 'amount', eq: 300_000_000n }, (t) => t.amount === 300_000_000n);
+    await expectMatch({ field: 'recipientId', eq: null }, (t) => t.recipientId === null);
+    await expectMatch({ field: 'vendorField', eq: 'memo 4' }, (t) => t.vendorField === 'memo 4');
+  });
+
+  it('in-lists of 1,000 values, hostile ones included', async () => {
+    const wanted = all.filter((t) => t.blockHeight % 2 === 0).map((t) => t.id);
+    const values = [...wanted, HOSTILE];
+    while (values.length < 1000) values.push(`'${values.length}' OR 1=1 --`);
+    await expectMatch({ field: 'id', in: values }, (t) => wanted.includes(t.id));
+    await expectMatch({ field: 'recipientId', in: ['ARecv1', null] }, (t) =>
+      [null, 'ARecv1'].includes(t.recipientId),
+    );
+  });
+
+  it('ranges with from, to or both', async () => {
+    await expectMatch(
+      { field: 'blockHeight', from: 5, to: 7 },
+      (t) => t.blockHeight >= 5 && t.blockHeight <= 7,
+    );
+    await expectMatch({ field: 'amount', from: '1800000000' }, (t) => t.amount >= 1_800_000_000n);
+    await expectMatch({ field: 'timestamp', to: 16 }, (t) => t.timestamp <= 16);
+  });
+
+  it('and/or trees', async () => {
+    await expectMatch(
+      {
+        and: [
+          { field: 'type', eq: 0 },
+          {
+            or: [
+              { field: 'blockHeight', eq: 2 },
+              { field: 'blockHeight', eq: 9 },
+            ],
+          },
+        ],
+      },
+      (t) => t.type === 0 && (t.blockHeight === 2 || t.blockHeight === 9),
+    );
+  });
+
+  it('jsonb paths into the asset: arrays of values and of objects, in-lists and ranges', async () => {
+    await expectMatch(
+      { field: 'asset.votes', eq: '+02vote1' },
+      (t) => t.type === 3 && t.blockHeight % 2 === 1,
+    );
+    await expectMatch(
+      { field: 'asset.payments.recipientId', eq: 'AMulti2' },
+      (t) => t.type === 6 && t.blockHeight % 3 === 2,
+    );
+    await expectMatch({ field: 'asset.payments.recipientId', eq: HOSTILE }, (t) => t.type === 6);
+    await expectMatch(
+      { field: 'asset.lock.secretHash', in: ['h1', 'h20', `"h2"`] },
+      (t) => t.type === 8 && [1, 20].includes(t.blockHeight),
+    );
+    await expectMatch(
+      { field: 'asset.lock.expiration.value', from: 150, to: 170 },
+      (t) => t.type === 8 && t.blockHeight >= 15 && t.blockHeight <= 17,
+    );
+  });
+
+  it('address means sender, recipient or multipayment recipient', async () => {
+    const sender = all[5]?.senderPublicKey as string;
+    await expectMatch({ address: 'ARecv2' }, (t) => t.recipientId === 'ARecv2');
+    await expectMatch({ address: 'AMulti0' }, (t) => t.type === 6 && t.blockHeight % 3 === 0);
+    await expectMatch(
+      { address: 'ARecv3', senderPublicKeys: [sender] },
+      (t) => t.recipientId === 'ARecv3' || t.senderPublicKey === sender,
+    );
+  });
+
+  it('hostile text matches literally and never alters the query', async () => {
+    await expectMatch({ field: 'vendorField', eq: HOSTILE }, (t) => t.vendorField === HOSTILE);
+    const page = await search({ field: 'senderPublicKey', eq: "' OR ''='" });
+    expect(page).toEqual({ results: [], totalCount: 0 });
+    expect((await search({ field: 'id', eq: 'x' })).totalCount).toBe(0);
+    expect((await query.search({ limit: 1, offset: 0 })).totalCount).toBe(all.length);
+  });
+
+  it('bad values get a typed error naming the field', async () => {
+    const rejects = (criteria: Criteria, field: string) =>
+      expect(search(criteria)).rejects.toMatchObject({ name: QueryCriteriaError.name, field });
+    await rejects({ field: 'amount', eq: 10n ** 30n }, 'amount');
+    await rejects({ field: 'amount', eq: '12abc' }, 'amount');
+    await rejects({ field: 'type', eq: 70_000 }, 'type');
+    await rejects({ field: 'senderPublicKey', eq: 'a\u0000b' }, 'senderPublicKey');
+    await rejects({ field: 'password', eq: 'x' }, 'password');
+    await rejects({ field: 'asset.a-b', eq: 'x' }, 'asset.a-b');
+    await rejects({ field: 'fee' }, 'fee');
+    await rejects(
+      { field: 'asset.lock.expiration.value', from: 'ten' },
+      'asset.lock.expiration.value',
+    );
+    await expect(
+      query.search({ limit: 100, offset: 0, orderBy: [{ field: 'fee; DROP', direction: 'asc' }] }),
+    ).rejects.toBeInstanceOf(QueryCriteriaError);
+    await expect(query.search({ limit: 0, offset: 0 })).rejects.toMatchObject({ field: 'limit' });
+  });
+
+  it('orders on columns and asset paths, pages with limit/offset and counts exactly', async () => {
+    const first = await query.search({
+      criteria: { field: 'type', eq: 8 },
+      orderBy: [{ field: 'asset.lock.expiration.value', direction: 'desc' }],
+      limit: 3,
+      offset: 2,
+    });
+    expect(first.results.map((t) => t.blockHeight)).toEqual([18, 17, 16]);
+    expect(first.totalCount).toBe(20);
+    const byAmount = await query.search({
+      orderBy: [{ field: 'amount', direction: 'asc' }],
+      limit: 5,
+      offset: 0,
+    });
+    expect(byAmount.results.map((t) => [t.blockHeight, t.sequence])).toEqual([
+      [1, 0],
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [2, 0],
+    ]);
+    const latest = await query.search({ limit: 2, offset: 0 });
+    expect(latest.results.map((t) => [t.blockHeight, t.sequence])).toEqual([
+      [20, 3],
+      [20, 2],
+    ]);
+  });
+
+  it('searches blocks with the same compiler', async () => {
+    const blocks = new BlockQuery({ database });
+    const page = await blocks.search({
+      criteria: { field: 'height', from: 3, to: 6 },
+      orderBy: [{ field: 'height', direction: 'asc' }],
+      limit: 2,
+      offset: 1,
+    });
+    expect(page.results.map((b) => b.height)).toEqual([4, 5]);
+    expect(page.totalCount).toBe(4);
+    await expect(
+      blocks.search({ criteria: { address: 'A' }, limit: 1, offset: 0 }),
+    ).rejects.toMatchObject({
+      field: 'address',
+    });
+  });
+});

@@ -1,0 +1,52 @@
+/** A block as stored; amounts are bigint, ids and keys hex. */
+export interface StoredBlock {
+  readonly id: string;
+  readonly version: number;
+  readonly timestamp: number;
+  readonly height: number;
+  /** Absent only for the genesis block. */
+  readonly previousBlock: string | null;
+  readonly numberOfTransactions: number;
+  readonly totalAmount: bigint;
+  readonly totalFee: bigint;
+  readonly reward: bigint;
+  readonly payloadLength: number;
+  readonly payloadHash: string;
+  readonly generatorPublicKey: string;
+  readonly blockSignature: string;
+}
+
+/** A transaction as stored, with the height and position of its block. */
+export interface StoredTransaction {
+  readonly id: string;
+  readonly blockId: string;
+  readonly blockHeight: number;
+  /** Position inside the block, from 0. */
+  readonly sequence: number;
+  readonly version: number;
+  /** Epoch seconds of its block. */
+  readonly timestamp: number;
+  readonly nonce: bigint;
+  readonly senderPublicKey: string;
+  readonly recipientId: string | null;
+  readonly type: number;
+  readonly typeGroup: number;
+  readonly vendorField: string | null;
+  readonly amount: bigint;
+  readonly fee: bigint;
+  readonly asset: Readonly<Record<string, unknown>> | null;
+  readonly serialized: Uint8Array;
+}
+
+/** One delegate of a round, with the vote balance it was elected with. */
+export interface StoredRoundDelegate {
+  readonly round: number;
+  readonly publicKey: string;
+  readonly balance: bigint;
+}
+
+/** A block with the transactions it carries, the unit saved atomically. */
+export interface BlockWithTransactions {
+  readonly block: StoredBlock;
+  readonly transactions: readonly StoredTransaction[];
+}

@@ -1,0 +1,167 @@
+import type { EntityManager } from 'typeorm';
+import type { DatabaseConnection } from '../connection/database.js';
+import type { BlockWithTransactions, StoredBlock, StoredTransaction } from '../records.js';
+import {
+  BLOCK_COLUMNS,
+  blockFromRow,
+  TRANSACTION_COLUMNS,
+  transactionFromRow,
+  type BlockRow,
+  type TransactionRow,
+} from './rows.js';
+
+export interface BlockStorageDeps {
+  readonly database: DatabaseConnection;
+}
+
+/**
+ * Writes and reads the chain. Writes accept the manager of a transaction the caller already
+ * runs (so that state changes and the write commit as one unit); without one they run their own.
+ */
+export class BlockStorage {
+  private readonly database: DatabaseConnection;
+
+  constructor({ database }: BlockStorageDeps) {
+    this.database = database;
+  }
+
+  /** Saves blocks with their transactions; on any error nothing of the batch remains. */
+  async saveBlocks(batch: readonly BlockWithTransactions[], manager?: EntityManager) {
+    if (batch.length === 0) return;
+    if (!manager) {
+      await this.database.transaction((own) => this.saveBlocks(batch, own));
+      return;
+    }
+    const blocks = batch.map(({ block }) => block);
+    await manager.query(
+      `INSERT INTO blocks (${BLOCK_COLUMNS})
+       SELECT * FROM unnest($1::varchar[], $2::smallint[], $3::integer[], $4::varchar[],
+         $5::integer[], $6::integer[], $7::bigint[], $8::bigint[], $9::bigint[], $10::integer[],
+         $11::varchar[], $12::varchar[], $13::varchar[])`,
+      [
+        blocks.map((b) => b.id),
+        blocks.map((b) => b.version),
+        blocks.map((b) => b.timestamp),
+        blocks.map((b) => b.previousBlock),
+        blocks.map((b) => b.height),
+        blocks.map((b) => b.numberOfTransactions),
+        blocks.map((b) => b.totalAmount.toString()),
+        blocks.map((b) => b.totalFee.toString()),
+        blocks.map((b) => b.reward.toString()),
+        blocks.map((b) => b.payloadLength),
+        blocks.map((b) => b.payloadHash),
+        blocks.map((b) => b.generatorPublicKey),
+        blocks.map((b) => b.blockSignature),
+      ],
+    );
+    const transactions = batch.flatMap((entry) => entry.transactions);
+    if (transactions.length > 0) await insertTransactions(manager, transactions);
+  }
+
+  /** Rollback: removes every block above `height` and its transactions. */
+  async deleteBlocksAbove(
+    height: number,
+    manager?: EntityManager,
+  ): Promise<{ blocks: number; transactions: number }> {
+    if (!manager) return this.database.transaction((own) => this.deleteBlocksAbove(height, own));
+    const transactions = (await manager.query(
+      'WITH gone AS (DELETE FROM transactions WHERE block_height > $1 RETURNING 1) SELECT count(*) AS count FROM gone',
+      [height],
+    )) as { count: string }[];
+    const blocks = (await manager.query(
+      'WITH gone AS (DELETE FROM blocks WHERE height > $1 RETURNING 1) SELECT count(*) AS count FROM gone',
+      [height],
+    )) as { count: string }[];
+    return { blocks: Number(blocks[0]?.count), transactions: Number(transactions[0]?.count) };
+  }
+
+  async getLastBlock(manager?: EntityManager): Promise<StoredBlock | undefined> {
+    const rows = await this.blockRows('ORDER BY height DESC LIMIT 1', [], manager);
+    return rows[0];
+  }
+
+  async getBlockById(id: string, manager?: EntityManager): Promise<StoredBlock | undefined> {
+    const rows = await this.blockRows('WHERE id = $1', [id], manager);
+    return rows[0];
+  }
+
+  async getBlockByHeight(height: number, manager?: EntityManager) {
+    const rows = await this.blockRows('WHERE height = $1', [height], manager);
+    return rows[0];
+  }
+
+  /** Blocks with `from <= height <= to`, ascending. */
+  getBlocksByHeightRange(from: number, to: number, manager?: EntityManager) {
+    return this.blockRows('WHERE height BETWEEN $1 AND $2 ORDER BY height', [from, to], manager);
+  }
+
+  async getTransactionById(id: string, manager?: EntityManager) {
+    const rows = await this.transactionRows('WHERE id = $1', [id], manager);
+    return rows[0];
+  }
+
+  /** The transactions of one block in their order inside it. */
+  getTransactionsByBlockId(blockId: string, manager?: EntityManager) {
+    return this.transactionRows('WHERE block_id = $1 ORDER BY sequence', [blockId], manager);
+  }
+
+  /** Transactions of the blocks in a height range, in chain order (for state rebuilds). */
+  getTransactionsByHeightRange(from: number, to: number, manager?: EntityManager) {
+    return this.transactionRows(
+      'WHERE block_height BETWEEN $1 AND $2 ORDER BY block_height, sequence',
+      [from, to],
+      manager,
+    );
+  }
+
+  private async blockRows(
+    tail: string,
+    params: unknown[],
+    manager = this.database.manager,
+  ): Promise<StoredBlock[]> {
+    const rows = (await manager.query(
+      `SELECT ${BLOCK_COLUMNS} FROM blocks ${tail}`,
+      params,
+    )) as BlockRow[];
+    return rows.map(blockFromRow);
+  }
+
+  private async transactionRows(
+    tail: string,
+    params: unknown[],
+    manager = this.database.manager,
+  ): Promise<StoredTransaction[]> {
+    const rows = (await manager.query(
+      `SELECT ${TRANSACTION_COLUMNS} FROM transactions ${tail}`,
+      params,
+    )) as TransactionRow[];
+    return rows.map(transactionFromRow);
+  }
+}
+
+async function insertTransactions(manager: EntityManager, transactions: StoredTransaction[]) {
+  await manager.query(
+    `INSERT INTO transactions (${TRANSACTION_COLUMNS})
+     SELECT * FROM unnest($1::varchar[], $2::smallint[], $3::varchar[], $4::integer[],
+       $5::smallint[], $6::integer[], $7::bigint[], $8::varchar[], $9::varchar[], $10::smallint[],
+       $11::integer[], $12::bytea[], $13::bigint[], $14::bigint[], $15::bytea[], $16::jsonb[])`,
+    [
+      transactions.map((t) => t.id),
+      transactions.map((t) => t.version),
+      transactions.map((t) => t.blockId),
+      transactions.map((t) => t.blockHeight),
+      transactions.map((t) => t.sequence),
+      transactions.map((t) => t.timestamp),
+      transactions.map((t) => t.nonce.toString()),
+      transactions.map((t) => t.senderPublicKey),
+      transactions.map((t) => t.recipientId),
+      transactions.map((t) => t.type),
+      transactions.map((t) => t.typeGroup),
+      transactions.map((t) => (t.vendorField === null ? null : Buffer.from(t.vendorField, 'utf8'))),
+      transactions.map((t) => t.amount.toString()),
+      transactions.map((t) => t.fee.toString()),
+      transactions.map((t) => Buffer.from(t.serialized)),
+      transactions.map((t) => (t.asset === null ? null : JSON.stringify(t.asset))),
+    ],
+  );
+}
