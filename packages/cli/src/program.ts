@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { KernelError } from '@lni/kernel';
 import { registerConfigPublish } from './commands/config-publish.js';
+import { registerNetworkGenerate } from './commands/network-generate.js';
+import { registerDbMigrate } from './commands/db-migrate.js';
 import { registerStart } from './commands/start.js';
 
 /** Exit code a command sets; usage mistakes exit with 2 as Unix tools do. */
@@ -23,6 +25,8 @@ export function createProgram(result: CommandResult): Command {
     .allowExcessArguments(false);
   registerStart(program, result);
   registerConfigPublish(program, result);
+  registerNetworkGenerate(program, result);
+  registerDbMigrate(program, result);
   return program;
 }
 

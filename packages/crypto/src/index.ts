@@ -4,3 +4,6 @@ export * from './identities/index.js';
 export * from './networks/index.js';
 export * from './signatures/index.js';
 export * from './verification/index.js';
+export * from './transactions/index.js';
+export * from './blocks/index.js';
+export * from './genesis/index.js';

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { ConfigError } from '@lni/kernel';
 
 /** Where PostgreSQL is; with neither `host` nor `url` the node runs the embedded database. */
 export interface ConnectionOptions {
@@ -61,7 +62,7 @@ export const databaseEnvironment = {
 /** Validates options given as values (tools and tests that do not go through the kernel). */
 export function databaseOptions(input: unknown = {}): DatabaseOptions {
   const { value, error } = databaseConfigSchema.validate(input, { abortEarly: false });
-  if (error) throw error;
+  if (error) throw new ConfigError(`database options: ${error.message}`, { cause: error });
   return value;
 }
 

@@ -62,6 +62,10 @@ describe('database plugin', () => {
           CORE_DB_DATABASE: created.name,
         };
         const plugins = [{ plugin: databasePlugin, options: {} }];
+        const withoutMigrations = [{ plugin: databasePlugin, options: { migrateOnStart: false } }];
+        await expect(startTestKernel({ plugins: withoutMigrations, env })).rejects.toThrow(
+          /pending migrations and migrateOnStart is off/,
+        );
         const node = await startTestKernel({ plugins, env });
         expect(node.cradle.database.description).toBe(`127.0.0.1:5432/${created.name}`);
         await node.cradle.blockStorage.saveBlocks(makeChain(5, 1));

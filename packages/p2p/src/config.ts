@@ -15,6 +15,8 @@ export interface P2POptions {
   /** Public ports of this node's other services, shown to peers (`{ api: 4003 }`). */
   readonly ports: Readonly<Record<string, number>>;
   readonly maxPeers: number;
+  /** Dial loopback and private addresses that peers list in getPeers (test networks only). */
+  readonly acceptLocalPeers: boolean;
   /** Seconds between discovery rounds (getPeers on known peers); 0 disables the timer. */
   readonly discoveryIntervalSeconds: number;
   readonly requestTimeoutMs: number;
@@ -69,6 +71,7 @@ export const p2pConfigSchema = Joi.object<P2POptions>({
     .default('3.0.0'),
   ports: Joi.object().pattern(Joi.string(), Joi.number().port()).default({}),
   maxPeers: Joi.number().integer().min(1).default(100),
+  acceptLocalPeers: Joi.boolean().default(false),
   discoveryIntervalSeconds: Joi.number().min(0).default(60),
   requestTimeoutMs: Joi.number().integer().min(100).default(10_000),
   remoteAccess: Joi.array()

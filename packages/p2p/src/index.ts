@@ -6,6 +6,7 @@ export * from './limits/ip-matcher.js';
 export * from './limits/message-limiter.js';
 export * from './limits/remote-access.js';
 export * from './peers/peer-client.js';
+export * from './peers/peer-discovery.js';
 export * from './peers/peer-network.js';
 export * from './peers/peer-repository.js';
 export * from './peers/peer.js';

@@ -4,6 +4,7 @@ import type { ChainPort } from './chain-port.js';
 import { P2PError } from './errors.js';
 import { p2pConfigSchema, p2pEnvironment, type P2POptions } from './config.js';
 import './events.js';
+import { PeerDiscovery } from './peers/peer-discovery.js';
 import { PeerNetwork } from './peers/peer-network.js';
 import { PeerRepository } from './peers/peer-repository.js';
 import { PenaltyBox } from './peers/penalty-box.js';
@@ -20,8 +21,10 @@ declare module '@lni/kernel' {
     readonly p2pServer: P2PServer;
     /** Peers, their standing and bans: the read API behind `GET /api/peers`. */
     readonly peerRepository: PeerRepository;
-    /** Outgoing connections: dial, discover, and the clients sync and broadcast use. */
+    /** Outgoing connections: dial, and the clients sync and broadcast use. */
     readonly peerNetwork: PeerNetwork;
+    /** Seeds, getPeers discovery and the periodic refresh of peers. */
+    readonly peerDiscovery: PeerDiscovery;
   }
 }
 
@@ -56,6 +59,21 @@ export const p2pPlugin = definePlugin<P2POptions>({
             requestTimeoutMs: options.requestTimeoutMs,
           }),
       ).singleton(),
+      peerDiscovery: asFunction(
+        ({
+          peerNetwork,
+          peerRepository,
+        }: {
+          peerNetwork: PeerNetwork;
+          peerRepository: PeerRepository;
+        }) =>
+          new PeerDiscovery({
+            network: peerNetwork,
+            peers: peerRepository,
+            logger,
+            acceptLocalPeers: options.acceptLocalPeers,
+          }),
+      ).singleton(),
       p2pServer: asFunction(
         ({
           p2pChain,
@@ -76,16 +94,16 @@ export const p2pPlugin = definePlugin<P2POptions>({
         'p2p needs the ledger registered as p2pChain (the state plugin does this); none is',
       );
     }
-    const { p2pServer, peerNetwork } = container.cradle;
+    const { p2pServer, peerDiscovery } = container.cradle;
     await p2pServer.start();
     const seeds = await loadSeedList(paths.config);
-    const added = await peerNetwork.seed(seeds);
+    const added = await peerDiscovery.seed(seeds);
     logger.info({ seeds: seeds.length, added }, 'Seed peers dialled');
-    peerNetwork.startDiscovery(options.discoveryIntervalSeconds);
+    peerDiscovery.start(options.discoveryIntervalSeconds);
   },
   async dispose({ container }) {
-    const { p2pServer, peerNetwork } = container.cradle;
-    peerNetwork.stopDiscovery();
+    const { p2pServer, peerNetwork, peerDiscovery } = container.cradle;
+    peerDiscovery.stop();
     await peerNetwork.disconnectAll();
     await p2pServer.stop();
   },

@@ -62,7 +62,8 @@ export const blockCatalog: FieldCatalog = {
   'forged.reward': { type: 'amount' },
   'forged.fee': { type: 'amount' },
   'forged.amount': { type: 'amount' },
-  'forged.total': { type: 'amount' },
+  // reward + fee is not a stored column: shown, not searchable.
+  'forged.total': { type: 'amount', filter: false, order: false },
   'payload.hash': { type: 'string' },
   'payload.length': { type: 'integer' },
   'generator.publicKey': { type: 'string' },

@@ -18,7 +18,8 @@ export interface WalletView {
   readonly publicKey?: string;
   readonly balance: bigint;
   readonly nonce: bigint;
-  readonly attributes: { readonly delegate?: DelegateView } & Readonly<Record<string, unknown>>;
+  /** Delegate attributes are read by the delegate resource; the rest is shown as it is. */
+  readonly attributes: { readonly delegate?: DelegateView };
 }
 
 /** A confirmed transaction as storage returns it (epoch seconds of its block). */

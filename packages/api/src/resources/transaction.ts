@@ -62,7 +62,7 @@ export const transactionCatalog: FieldCatalog = {
   typeGroup: { type: 'integer' },
   amount: { type: 'amount' },
   fee: { type: 'amount' },
-  sender: { type: 'string' },
+  sender: { type: 'string', order: false },
   senderPublicKey: { type: 'string' },
   recipient: { type: 'string' },
   vendorField: { type: 'string' },

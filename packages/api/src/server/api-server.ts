@@ -86,6 +86,11 @@ export class ApiServer {
     const height = String(this.deps.blockHeight());
     if (response instanceof Error && Boom.isBoom(response)) {
       // A request hapi cannot parse (bad percent-encoding, say) is bad input like any other: 422.
+      const replaced = translateDomainError(response);
+      if (replaced) {
+        replaced.output.headers['X-Block-Height'] = height;
+        return replaced;
+      }
       if (response.output.statusCode === 400) {
         const replaced = Boom.badData(response.message);
         replaced.output.headers['X-Block-Height'] = height;
@@ -103,6 +108,17 @@ export class ApiServer {
     if (response && 'header' in response) response.header('X-Block-Height', height);
     return h.continue;
   }
+}
+
+/**
+ * Errors of other plugins that are not server faults: criteria the database refuses are the
+ * client's (422); a database that does not answer is a temporary outage (503).
+ */
+function translateDomainError(error: Boom.Boom): Boom.Boom | undefined {
+  const code = (error as Boom.Boom & { code?: unknown }).code;
+  if (code === 'ERR_DB_CRITERIA') return Boom.badData(error.message);
+  if (code === 'ERR_DATABASE') return Boom.serverUnavailable(error.message);
+  return undefined;
 }
 
 /** Joi's message already names the parameter; answer 422 with it. */

@@ -11,6 +11,7 @@ export const postgresSkipReason =
   process.env.LNI_TEST_POSTGRES === 'unavailable'
     ? 'PostgreSQL is unavailable (LNI_TEST_POSTGRES=unavailable)'
     : undefined;
+if (postgresSkipReason) console.warn(`Skipping the PostgreSQL tests: ${postgresSkipReason}`);
 
 export function quietLogger(): Logger {
   return createLogger({ level: 'fatal' });

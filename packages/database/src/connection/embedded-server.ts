@@ -1,6 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DatabaseError } from '../errors.js';
 
 /** PGlite persisted in a directory, served on a free loopback port to the ordinary `pg` driver. */
 export interface EmbeddedServer {
@@ -12,7 +14,14 @@ export interface EmbeddedServer {
 
 export async function startEmbeddedServer(directory: string): Promise<EmbeddedServer> {
   await mkdir(directory, { recursive: true });
-  const db = await PGlite.create(directory);
+  const lock = await lockDirectory(directory);
+  let db: PGlite;
+  try {
+    db = await PGlite.create(directory);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
   // One connection at a time: PGlite is single-session, and a multiplexed pool would
   // interleave transactions of different clients.
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
@@ -20,6 +29,7 @@ export async function startEmbeddedServer(directory: string): Promise<EmbeddedSe
     await server.start();
   } catch (error) {
     await db.close();
+    await lock.release();
     throw error;
   }
   const address = server.getServerConn();
@@ -34,6 +44,40 @@ export async function startEmbeddedServer(directory: string): Promise<EmbeddedSe
       stopped = true;
       await server.stop();
       await db.close();
+      await lock.release();
     },
   };
+}
+
+/**
+ * PGlite has no postmaster.pid: two processes opening one directory (a node and
+ * `kernel db:migrate`) would corrupt it. A pid file refuses the second; a stale one is taken over.
+ */
+async function lockDirectory(directory: string): Promise<{ release(): Promise<void> }> {
+  const file = join(directory, 'lni.pid');
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      await writeFile(file, String(process.pid), { flag: 'wx' });
+      return { release: () => rm(file, { force: true }) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(await readFile(file, 'utf8').catch(() => '0'));
+      if (owner > 0 && owner !== process.pid && isAlive(owner)) {
+        throw new DatabaseError(
+          `The embedded database at ${directory} is in use by process ${owner}; stop it first`,
+        );
+      }
+      await rm(file, { force: true });
+    }
+  }
+  throw new DatabaseError(`Cannot lock the embedded database at ${directory}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -10,6 +10,7 @@ export interface MigrateOptions {
   readonly batchRows?: number;
   readonly pauseBetweenBatchesMs?: number;
   readonly onProgress?: (progress: UpgradeProgress) => void;
+  readonly signal?: AbortSignal;
 }
 
 export interface MigrateResult {
@@ -33,6 +34,7 @@ export async function migrateDatabase(
         batchRows: options.batchRows ?? 50_000,
         pauseBetweenBatchesMs: options.pauseBetweenBatchesMs ?? 0,
         onProgress: options.onProgress,
+        signal: options.signal,
       })
     ).rows;
   }

@@ -68,6 +68,23 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
     );
   });
 
+  it('stops between batches when aborted, keeping what it committed', async () => {
+    const controller = new AbortController();
+    const seen: UpgradeProgress[] = [];
+    const run = migrateDatabase(database, {
+      logger: quietLogger(),
+      batchRows: 50,
+      signal: controller.signal,
+      onProgress: (progress) => {
+        seen.push(progress);
+        if (progress.rowsDone >= 100) controller.abort();
+      },
+    });
+    await expect(run).rejects.toThrow(/interrupted at height 10 \(100 of 600 rows\); run it again/);
+    expect(await detectSchemaState(database.manager)).toBe('legacy');
+    expect(seen.at(-1)).toEqual({ rowsDone: 100, rowsTotal: TOTAL, height: 10 });
+  });
+
   it('killed with SIGKILL mid-way it leaves 2.7 intact; run again it resumes and finishes', async () => {
     const killedAt = await killMidway(name, 150);
     expect(killedAt.rowsDone).toBeLessThan(TOTAL);

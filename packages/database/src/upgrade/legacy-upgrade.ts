@@ -16,6 +16,8 @@ export interface LegacyUpgradeOptions {
   /** Breathing room for a server that also serves other work; 0 in normal runs. */
   readonly pauseBetweenBatchesMs: number;
   readonly onProgress?: ((progress: UpgradeProgress) => void) | undefined;
+  /** Stops between batches (Ctrl-C): what is committed stays, the next run continues. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 const NEW_TABLE = 'lni_transactions_v3';
@@ -40,6 +42,11 @@ export async function upgradeLegacyDatabase(
   }
   options.onProgress?.(progress);
   for (;;) {
+    if (options.signal?.aborted) {
+      throw new MigrationError(
+        `2.7 upgrade interrupted at height ${progress.height} (${progress.rowsDone} of ${progress.rowsTotal} rows); run it again to continue`,
+      );
+    }
     const next = await dataSource.transaction((manager) => copyBatch(manager, options.batchRows));
     if (!next) break;
     progress = next;

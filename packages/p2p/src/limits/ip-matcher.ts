@@ -23,3 +23,18 @@ export class IpMatcher {
     return this.list.check(address, isIPv6(address) ? 'ipv6' : 'ipv4');
   }
 }
+
+/** Loopback, private, link-local and unspecified ranges: not addresses to learn from strangers. */
+export const LOCAL_RANGES: readonly string[] = [
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '::/128',
+  '::1/128',
+  'fc00::/7',
+  'fe80::/10',
+];

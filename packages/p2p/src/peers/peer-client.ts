@@ -26,6 +26,14 @@ export class PeerClient {
     this.client.onDisconnect = () => this.markClosed();
   }
 
+  get ip(): string {
+    return this.options.ip;
+  }
+
+  get port(): number {
+    return this.options.port;
+  }
+
   get address(): string {
     return `${this.options.ip}:${this.options.port}`;
   }

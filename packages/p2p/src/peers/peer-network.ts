@@ -3,16 +3,10 @@ import type { ChainPort } from '../chain-port.js';
 import { HandshakeError, MalformedAnswerError } from '../errors.js';
 import { normaliseIp } from '../limits/ip-matcher.js';
 import { checkVersion } from '../protocol/handshake.js';
-import {
-  peersResponseSchema,
-  statusResponseSchema,
-  type PeerListEntry,
-  type StatusResponse,
-} from '../protocol/messages.js';
+import { statusResponseSchema, type StatusResponse } from '../protocol/messages.js';
 import { PeerClient } from './peer-client.js';
 import { peerKey } from './peer.js';
 import type { PeerRepository } from './peer-repository.js';
-import type { SeedPeer } from './seed-list.js';
 
 export interface PeerNetworkDependencies {
   readonly chain: ChainPort;
@@ -28,15 +22,18 @@ export interface PeerNetworkDependencies {
 export type ConnectOutcome = 'added' | 'updated' | 'self' | 'banned' | 'full' | 'untrusted';
 
 /**
- * The node's outgoing connections: dials peers, checks their status (network, version, the
- * ledger's verification hook) before trusting them, and discovers more through getPeers.
+ * The node's outgoing connections: dials peers and checks their status (network, version, the
+ * ledger's verification hook) before trusting them; a connection that closes drops its peer.
  */
 export class PeerNetwork {
   private readonly clients = new Map<string, PeerClient>();
   private readonly dialling = new Map<string, Promise<ConnectOutcome>>();
-  private timer: NodeJS.Timeout | undefined;
-
   constructor(private readonly deps: PeerNetworkDependencies) {}
+
+  /** Open connections to trusted peers, for discovery, sync and broadcast. */
+  connected(): PeerClient[] {
+    return [...this.clients.values()];
+  }
 
   /** The open connection to a peer, for the messages of sync and broadcast. */
   client(ip: string, port: number): PeerClient | undefined {
@@ -58,75 +55,21 @@ export class PeerNetwork {
     return attempt;
   }
 
-  /** Connects to every seed; failures are logged, not thrown, since seeds come and go. */
-  async seed(seeds: readonly SeedPeer[]): Promise<number> {
-    const outcomes = await Promise.allSettled(
-      seeds.map((seed) => this.connect(seed.ip, seed.port)),
-    );
-    outcomes.forEach((outcome, index) => {
-      if (outcome.status === 'rejected') {
-        this.deps.logger.warn({ seed: seeds[index], err: outcome.reason }, 'Seed unreachable');
-      }
-    });
-    return outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value === 'added')
-      .length;
-  }
-
-  /** Asks every connected peer for its peers and dials the new ones until the cap; returns how many were added. */
-  async discover(): Promise<number> {
-    const candidates = new Map<string, PeerListEntry>();
-    await Promise.all(
-      [...this.clients.values()].map(async (client) => {
-        try {
-          const list = await client.request('getPeers', {}, peersResponseSchema);
-          for (const entry of list)
-            candidates.set(peerKey(normaliseIp(entry.ip), entry.port), entry);
-        } catch (error) {
-          this.noteFailure(client, error);
-        }
-      }),
-    );
-    let added = 0;
-    for (const { ip, port } of candidates.values()) {
-      if (this.deps.peers.isFull) break;
-      if (this.deps.peers.has(normaliseIp(ip), port) || this.isSelf(ip, port)) continue;
-      try {
-        if ((await this.connect(ip, port)) === 'added') added += 1;
-      } catch (error) {
-        this.deps.logger.debug({ ip, port, err: error }, 'Discovered peer unreachable');
-      }
-    }
-    return added;
-  }
-
   /** Refreshes height and latency of every connected peer; a peer that fails is dropped. */
   async refresh(): Promise<void> {
     await Promise.all(
       [...this.clients.values()].map(async (client) => {
-        const [ip, port] = splitKey(client.address);
+        const { ip, port } = client;
         try {
           if ((await this.admit(client, ip, port)) !== 'untrusted') return;
         } catch (error) {
-          this.noteFailure(client, error);
+          this.reportFailure(client, error);
         }
         this.clients.delete(client.address);
         this.deps.peers.remove(ip, port, 'status check failed');
         await client.disconnect();
       }),
     );
-  }
-
-  /** Refreshes and discovers every `intervalSeconds` (0: never) until stopDiscovery. */
-  startDiscovery(intervalSeconds: number): void {
-    this.stopDiscovery();
-    if (intervalSeconds <= 0) return;
-    this.timer = setInterval(() => void this.round(), intervalSeconds * 1000);
-    this.timer.unref();
-  }
-
-  stopDiscovery(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
   }
 
   async disconnectAll(): Promise<void> {
@@ -137,20 +80,9 @@ export class PeerNetwork {
 
   /** Drops our connections to a banned IP. */
   async disconnectIp(ip: string): Promise<void> {
-    const matching = [...this.clients.entries()].filter(([key]) => splitKey(key)[0] === ip);
-    for (const [key] of matching) this.clients.delete(key);
-    await Promise.allSettled(matching.map(([, client]) => client.disconnect()));
-  }
-
-  private async round(): Promise<void> {
-    try {
-      await this.refresh();
-      const added = await this.discover();
-      if (added > 0)
-        this.deps.logger.info({ added, peers: this.deps.peers.size }, 'Peers discovered');
-    } catch (error) {
-      this.deps.logger.error({ err: error }, 'Peer discovery round failed');
-    }
+    const matching = [...this.clients.values()].filter((client) => client.ip === ip);
+    for (const client of matching) this.clients.delete(client.address);
+    await Promise.allSettled(matching.map((client) => client.disconnect()));
   }
 
   isSelf(ipAddress: string, port: number): boolean {
@@ -192,7 +124,7 @@ export class PeerNetwork {
       return outcome;
     } catch (error) {
       await client.disconnect();
-      this.noteFailure(client, error);
+      this.reportFailure(client, error);
       throw error;
     }
   }
@@ -226,17 +158,12 @@ export class PeerNetwork {
     });
   }
 
-  /** A peer answering with garbage is penalised like one sending garbage. */
-  private noteFailure(client: PeerClient, error: unknown): void {
-    const [ip, port] = splitKey(client.address);
+  /** Logs a failed request; a peer answering with garbage is penalised like one sending garbage. */
+  reportFailure(client: PeerClient, error: unknown): void {
+    const { ip, port } = client;
     if (error instanceof MalformedAnswerError) {
       this.deps.peers.penalise(ip, 'malformedMessage', error.message);
     }
     this.deps.logger.debug({ ip, port, err: error }, 'Peer request failed');
   }
-}
-
-function splitKey(key: string): [string, number] {
-  const separator = key.lastIndexOf(':');
-  return [key.slice(0, separator), Number(key.slice(separator + 1))];
 }

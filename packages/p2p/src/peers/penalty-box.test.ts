@@ -45,4 +45,15 @@ describe('PenaltyBox', () => {
     expect(penalties.isBanned('10.0.0.1')).toBe(false);
     expect(penalties.get('10.0.0.1').score).toBe(0);
   });
+
+  it('forgives a score that gets no new points for as long as a ban lasts', () => {
+    const { penalties, clock } = box();
+    penalties.penalise('10.0.0.1', 'malformedMessage', 'bad');
+    clock.now += 30_000;
+    penalties.penalise('10.0.0.1', 'malformedMessage', 'bad');
+    clock.now += 59_999;
+    expect(penalties.get('10.0.0.1').score).toBe(20);
+    clock.now += 1;
+    expect(penalties.get('10.0.0.1').score).toBe(0);
+  });
 });

@@ -1,5 +1,7 @@
 import type { Logger } from '@lni/kernel';
 
+const SWEEP_AT = 10_000;
+
 export type Misbehaviour = 'malformedMessage' | 'rateLimited' | 'invalidBlock';
 
 export interface PenaltyPolicy {
@@ -25,13 +27,14 @@ export interface PenaltyBoxDependencies {
 
 /**
  * Penalty scores per IP. Misbehaviour adds points; reaching the threshold bans the IP for a
- * fixed time, after which the score starts again from zero. Keyed by IP, not by peer, because
+ * fixed time, after which the score starts again from zero. A score that gets no new points
+ * for as long as a ban lasts is forgiven. Keyed by IP, not by peer, because
  * an abusive host is refused whichever port it comes from.
  */
 export class PenaltyBox {
   private readonly records = new Map<
     string,
-    { score: number; bannedUntil?: number; lastReason?: string }
+    { score: number; bannedUntil?: number; lastReason?: string; lastAt: number }
   >();
   private readonly banListeners = new Set<(ip: string, until: number) => void>();
   private readonly now: () => number;
@@ -43,10 +46,12 @@ export class PenaltyBox {
   /** Adds the points of `kind`; returns true when this penalty banned the IP. */
   penalise(ip: string, kind: Misbehaviour, reason: string): boolean {
     this.expire(ip);
-    const record = this.records.get(ip) ?? { score: 0 };
+    if (this.records.size >= SWEEP_AT) this.sweep();
+    const record = this.records.get(ip) ?? { score: 0, lastAt: 0 };
     if (record.bannedUntil !== undefined) return false;
     record.score += this.deps.policy[kind];
     record.lastReason = reason;
+    record.lastAt = this.now();
     this.records.set(ip, record);
     this.deps.logger.warn({ ip, kind, reason, score: record.score }, 'Peer penalised');
     if (record.score < this.deps.policy.banThreshold) return false;
@@ -91,10 +96,20 @@ export class PenaltyBox {
     return () => this.banListeners.delete(listener);
   }
 
+  /** A ban ends after banSeconds; a score with no new penalty for as long is forgiven too. */
   private expire(ip: string): void {
     const record = this.records.get(ip);
-    if (record?.bannedUntil !== undefined && record.bannedUntil <= this.now()) {
-      this.records.delete(ip);
-    }
+    if (!record) return;
+    const now = this.now();
+    const ended =
+      record.bannedUntil !== undefined
+        ? record.bannedUntil <= now
+        : now - record.lastAt >= this.deps.policy.banSeconds * 1000;
+    if (ended) this.records.delete(ip);
+  }
+
+  /** Keeps memory bounded when many addresses misbehave once (IPv6 makes addresses cheap). */
+  private sweep(): void {
+    for (const ip of [...this.records.keys()]) this.expire(ip);
   }
 }

@@ -5,6 +5,7 @@ import type { BlockHeader, BlockReference } from '../chain-port.js';
 export const MAX_BLOCKS_PER_REQUEST = 400;
 export const MAX_TRANSACTIONS_PER_POST = 40;
 export const MAX_COMMON_BLOCK_IDS = 20;
+export const MAX_PEERS_PER_ANSWER = 500;
 
 const blockId = Joi.string().hex().length(64);
 // A pattern rather than joi's hex({ byteAligned }), which would pad an odd-length string.
@@ -66,7 +67,7 @@ export const peersResponseSchema = Joi.array()
       version: Joi.string().max(40),
     }),
   )
-  .max(500);
+  .max(MAX_PEERS_PER_ANSWER);
 
 export interface CommonBlocksRequest {
   readonly ids: readonly string[];

@@ -7,6 +7,7 @@ import { normaliseIp } from '../limits/ip-matcher.js';
 import { routeId, routePath, type MessageName } from '../protocol/message-names.js';
 import {
   MAX_MESSAGE_BYTES,
+  MAX_PEERS_PER_ANSWER,
   blocksRequestSchema,
   commonBlocksRequestSchema,
   postBlockRequestSchema,
@@ -49,7 +50,10 @@ export function messageRoutes(deps: MessageRouteDependencies): ServerRoute[] {
       return { height, header, network: chain.network, version: deps.version, ports: deps.ports };
     }),
     route('getPeers', noPayload, (): PeerListEntry[] =>
-      peers.list().map(({ ip, port, height, version }) => ({ ip, port, height, version })),
+      peers
+        .list()
+        .slice(0, MAX_PEERS_PER_ANSWER)
+        .map(({ ip, port, height, version }) => ({ ip, port, height, version })),
     ),
     route(
       'getCommonBlocks',
@@ -119,7 +123,7 @@ function route(
       ...extra,
       id: routeId(name),
       payload: { maxBytes, parse: true, output: 'data' },
-      validate: { payload, failAction: rejectMalformed },
+      validate: { payload: payload.label('payload'), failAction: rejectMalformed },
       handler: handler as Lifecycle.Method,
     },
   };

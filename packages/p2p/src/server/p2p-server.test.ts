@@ -85,7 +85,7 @@ describe('two nodes on loopback', () => {
 
     const added: number[] = [];
     c.kernel.cradle.events.on('peer.added', ({ port }) => void added.push(port));
-    expect(await c.kernel.cradle.peerNetwork.discover()).toBe(1);
+    expect(await c.kernel.cradle.peerDiscovery.discover()).toBe(1);
     expect(added).toEqual([a.port]);
     expect(
       c.kernel.cradle.peerRepository
@@ -98,8 +98,34 @@ describe('two nodes on loopback', () => {
       seeds: [{ ip: '127.0.0.1', port: b.port }],
       options: { maxPeers: 1 },
     });
-    expect(await capped.kernel.cradle.peerNetwork.discover()).toBe(0);
+    expect(await capped.kernel.cradle.peerDiscovery.discover()).toBe(0);
     expect(capped.kernel.cradle.peerRepository.size).toBe(1);
+  });
+
+  it('does not dial loopback or private addresses learned from peers unless told to', async () => {
+    const b = await node();
+    const a = await node({ seeds: [{ ip: '127.0.0.1', port: b.port }] });
+    await eventually(() => b.kernel.cradle.peerRepository.has('127.0.0.1', a.port));
+    const strict = await node({
+      seeds: [{ ip: '127.0.0.1', port: b.port }],
+      options: { acceptLocalPeers: false },
+    });
+    expect(await strict.kernel.cradle.peerDiscovery.discover()).toBe(0);
+    expect(strict.kernel.cradle.peerRepository.has('127.0.0.1', a.port)).toBe(false);
+  });
+
+  it('penalises and drops a peer whose status does not match the schema', async () => {
+    class GarbledChain extends MemoryChain {
+      override status() {
+        const status = super.status();
+        return { ...status, header: { ...status.header, id: 'not-a-block-id' } };
+      }
+    }
+    const b = await node({ chain: new GarbledChain() });
+    const a = await node({ seeds: [{ ip: '127.0.0.1', port: b.port }] });
+    expect(a.kernel.cradle.peerRepository.size).toBe(0);
+    expect(a.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(10);
+    expect(a.kernel.cradle.peerNetwork.connectedCount).toBe(0);
   });
 
   it('answers getBlocks with serialized blocks and getCommonBlocks with the highest common id', async () => {
@@ -180,6 +206,16 @@ describe('misbehaviour', () => {
     );
     expect(error.statusCode).toBe(413);
     expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(10);
+  });
+
+  it('closes a connection that sends a websocket frame beyond the largest message', async () => {
+    const b = await node();
+    const client = await clientOf(b);
+    const huge = 'ab'.repeat(6 * 1024 * 1024); // 12 MiB of hex, above the 10 MiB block cap
+    const error = await failure(client.request('postBlock', { block: huge }, Joi.any()));
+    expect(error.statusCode).toBeUndefined();
+    await eventually(() => !client.isOpen);
+    expect(b.chain.received).toEqual([]);
   });
 
   it('bans an IP after repeated abuse: its socket is dropped and new ones are refused', async () => {

@@ -8,6 +8,7 @@ import { ConnectionGate } from '../limits/connection-gate.js';
 import { normaliseIp } from '../limits/ip-matcher.js';
 import { MessageLimiter } from '../limits/message-limiter.js';
 import { MESSAGE_NAMES, routeId, type MessageName } from '../protocol/message-names.js';
+import { MAX_MESSAGE_BYTES } from '../protocol/messages.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
 import { HANDSHAKE_STRATEGY, peerCredentials, registerHandshakeAuth } from './handshake-auth.js';
@@ -22,6 +23,8 @@ export interface P2PServerDependencies {
 }
 
 const BAN_DROP_GRACE_MS = 200;
+/** The largest message (a postBlock of the largest block) plus the nes envelope. */
+const MAX_FRAME_BYTES = MAX_MESSAGE_BYTES.postBlock + 64 * 1024;
 
 const messageOfRoute = new Map<string, MessageName>(
   MESSAGE_NAMES.map((name) => [routeId(name), name]),
@@ -72,6 +75,7 @@ export class P2PServer {
         onConnection: (socket) => this.welcome(socket.info.remoteAddress, socket.auth.credentials),
       },
     });
+    this.capFrameSize(MAX_FRAME_BYTES);
     this.server.ext('onRequest', (request, h) => this.refuseBanned(request, h));
     this.server.ext('onPreAuth', (request, h) => this.limitRate(request, h));
     this.server.ext('onPreResponse', (request, h) => this.penaliseMalformed(request, h));
@@ -96,6 +100,20 @@ export class P2PServer {
     this.stopBanWatch?.();
     this.stopBanWatch = undefined;
     await this.server.stop({ timeout: 2_000 });
+  }
+
+  /**
+   * nes builds its ws server without `maxPayload`, so ws's 100 MiB default would let a peer
+   * make us buffer that much before any route's payload limit applies. nes offers no option for
+   * it: set it on the ws server nes keeps, and say so loudly if a nes release moves it.
+   */
+  private capFrameSize(bytes: number): void {
+    const plugins = this.server.plugins as {
+      nes?: { _listener?: { _wss?: { options?: { maxPayload?: number } } } };
+    };
+    const options = plugins.nes?._listener?._wss?.options;
+    if (options) options.maxPayload = bytes;
+    else this.deps.logger.warn({ bytes }, 'Cannot cap websocket frame size: nes internals changed');
   }
 
   /** A peer that passed the handshake: dial it back to learn its status and add it. */

@@ -71,6 +71,7 @@ export async function startTestNode(
             host: '127.0.0.1',
             port: 0,
             discoveryIntervalSeconds: 0,
+            acceptLocalPeers: true,
             requestTimeoutMs: 3_000,
             ...relaxedLimits,
             ...input.options,

@@ -1,0 +1,86 @@
+import type { Criteria, OrderBy, SearchQuery } from '@lni/database';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { FieldValue } from '../query/fields.js';
+import type { FieldCondition, ResourceQuery } from '../query/resource-query.js';
+
+/**
+ * Resource fields that are stored under another name or in another form. `sender` is an
+ * address, stored as the sender's public key; unix times are epoch times moved by the epoch.
+ */
+const COLUMN: Readonly<Record<string, string>> = {
+  recipient: 'recipientId',
+  'timestamp.epoch': 'timestamp',
+  'timestamp.unix': 'timestamp',
+  previous: 'previousBlock',
+  'forged.reward': 'reward',
+  'forged.fee': 'totalFee',
+  'forged.amount': 'totalAmount',
+  'payload.hash': 'payloadHash',
+  'payload.length': 'payloadLength',
+  'generator.publicKey': 'generatorPublicKey',
+  transactions: 'numberOfTransactions',
+};
+
+export interface SearchContext {
+  readonly ledger: LedgerReader;
+  /** Further conditions of the route, such as the wallet of /wallets/{id}/transactions. */
+  readonly scope?: readonly Criteria[];
+  /** The `address` parameter of GET /transactions: sender, recipient or multipayment recipient. */
+  readonly addresses?: readonly string[];
+}
+
+/** Turns a parsed transactions or blocks query into the database's criteria tree. */
+export function toSearchQuery(query: ResourceQuery, context: SearchContext): SearchQuery {
+  const epochStartUnix = Math.floor(
+    new Date(context.ledger.chainContext().epochStart).getTime() / 1000,
+  );
+  const all: Criteria[] = [...(context.scope ?? [])];
+  for (const condition of query.conditions) all.push(criterion(condition, context, epochStartUnix));
+  if (context.addresses?.length) {
+    all.push({ or: context.addresses.map((address) => addressCriterion(address, context.ledger)) });
+  }
+  const orderBy: OrderBy[] = query.orderBy.map(({ field, direction }) => ({
+    field: COLUMN[field] ?? field,
+    direction,
+  }));
+  return {
+    ...(all.length > 0 && { criteria: { and: all } }),
+    orderBy,
+    limit: query.limit,
+    offset: query.offset,
+  };
+}
+
+/** Transactions sent by, sent to or paying an address. */
+export function addressCriterion(address: string, ledger: LedgerReader): Criteria {
+  const publicKey = ledger.findWallet(address)?.publicKey;
+  return { address, ...(publicKey !== undefined && { senderPublicKeys: [publicKey] }) };
+}
+
+/** Transactions sent by a wallet: an address that never signed sent nothing. */
+export function senderCriterion(address: string, ledger: LedgerReader): Criteria {
+  const publicKey = ledger.findWallet(address)?.publicKey;
+  return { field: 'senderPublicKey', in: publicKey === undefined ? [] : [publicKey] };
+}
+
+function criterion(
+  condition: FieldCondition,
+  context: SearchContext,
+  epochStartUnix: number,
+): Criteria {
+  if (condition.field === 'sender') {
+    const values = condition.kind === 'in' ? condition.values : [];
+    return {
+      or: values.map((address) => senderCriterion(String(address), context.ledger)),
+    };
+  }
+  const field = COLUMN[condition.field] ?? condition.field;
+  const shift = (value: FieldValue): FieldValue =>
+    condition.field === 'timestamp.unix' ? Number(value) - epochStartUnix : value;
+  if (condition.kind === 'in') return { field, in: condition.values.map(shift) };
+  return {
+    field,
+    ...(condition.from !== undefined && { from: shift(condition.from) }),
+    ...(condition.to !== undefined && { to: shift(condition.to) }),
+  };
+}

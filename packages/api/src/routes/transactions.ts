@@ -1,0 +1,137 @@
+import Boom from '@hapi/boom';
+import type { ServerRoute } from '@hapi/hapi';
+import type { Criteria, Service, TransactionQuery } from '@lni/database';
+import Joi from 'joi';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { pageOf } from '../pagination/envelope.js';
+import {
+  indexQuerySchema,
+  toResourceQuery,
+  type IndexQueryDefinition,
+} from '../query/index-query.js';
+import { transactionCatalog, transactionResource } from '../resources/transaction.js';
+import { storedTransactionView } from './stored-views.js';
+import { addressCriterion, senderCriterion, toSearchQuery } from './transaction-search.js';
+import { walletIdParams, walletOrNotFound } from './wallet-id.js';
+
+const ADDRESS_LIST = /^[1-9A-HJ-NP-Za-km-z]{25,35}(,[1-9A-HJ-NP-Za-km-z]{25,35}){0,99}$/;
+
+export const transactionIndex: IndexQueryDefinition = {
+  catalog: transactionCatalog,
+  defaultOrder: [{ field: 'timestamp.epoch', direction: 'desc' }],
+  refused: {
+    addresses: 'was removed in 3.0: use "address" with comma-separated values',
+    senderId: 'was renamed in 3.0: use "sender"',
+    recipientId: 'was renamed in 3.0: use "recipient"',
+  },
+  extra: {
+    address: Joi.string()
+      .pattern(ADDRESS_LIST)
+      .description('transactions sent by, sent to or paying any of these comma-separated addresses')
+      .messages({ 'string.pattern.base': '"address" must be up to 100 comma-separated addresses' }),
+  },
+};
+
+export interface TransactionRouteSources {
+  readonly ledger: () => LedgerReader;
+  readonly transactions: () => Service<TransactionQuery>;
+}
+
+type Scope = (id: string, ledger: LedgerReader) => Criteria[];
+
+/** GET /api/transactions, /api/transactions/{id} and the per-wallet transaction lists. */
+export function transactionRoutes(sources: TransactionRouteSources): ServerRoute[] {
+  const index = (path: string, description: string, scope?: Scope): ServerRoute => ({
+    method: 'GET',
+    path,
+    options: {
+      description,
+      tags: ['api', 'transactions'],
+      validate: {
+        query: indexQuerySchema(transactionIndex),
+        ...(scope && { params: walletIdParams }),
+      },
+      handler: async (request) => {
+        const ledger = sources.ledger();
+        const query = toResourceQuery(request.query, transactionIndex);
+        const address = request.query.address as string | undefined;
+        const search = toSearchQuery(query, {
+          ledger,
+          ...(scope && { scope: scope(request.params.id as string, ledger) }),
+          ...(address !== undefined && { addresses: address.split(',') }),
+        });
+        const page = await sources.transactions().search(search);
+        const context = ledger.chainContext();
+        return pageOf(
+          page.results.map((stored) => transactionResource(storedTransactionView(stored), context)),
+          page.totalCount,
+          query,
+          request.path,
+          request.url.searchParams,
+        );
+      },
+    },
+  });
+
+  const walletAddress = (id: string, ledger: LedgerReader) => walletOrNotFound(ledger, id).address;
+  return [
+    index('/api/transactions', 'Transactions, filtered by any field, address or asset path'),
+    index(
+      '/api/wallets/{id}/transactions',
+      'Transactions sent or received by a wallet',
+      (id, ledger) => [addressCriterion(walletAddress(id, ledger), ledger)],
+    ),
+    index('/api/wallets/{id}/transactions/sent', 'Transactions a wallet sent', (id, ledger) => [
+      senderCriterion(walletAddress(id, ledger), ledger),
+    ]),
+    index(
+      '/api/wallets/{id}/transactions/received',
+      'Transactions paying a wallet',
+      (id, ledger) => {
+        const address = walletAddress(id, ledger);
+        return [
+          {
+            or: [
+              { field: 'recipientId', eq: address },
+              { field: 'asset.payments.recipientId', eq: address },
+            ],
+          },
+        ];
+      },
+    ),
+    index('/api/wallets/{id}/votes', 'Votes a wallet cast', (id, ledger) => [
+      senderCriterion(walletAddress(id, ledger), ledger),
+      { field: 'typeGroup', eq: 1 },
+      { field: 'type', eq: 3 },
+    ]),
+    index('/api/votes', 'Vote transactions', () => [
+      { field: 'typeGroup', eq: 1 },
+      { field: 'type', eq: 3 },
+    ]),
+    {
+      method: 'GET',
+      path: '/api/transactions/{id}',
+      options: {
+        description: 'A confirmed transaction by id',
+        tags: ['api', 'transactions'],
+        validate: { params: Joi.object({ id: Joi.string().hex().length(64).required() }) },
+        handler: async (request) => {
+          const id = request.params.id as string;
+          const page = await sources.transactions().search({
+            criteria: { field: 'id', eq: id },
+            limit: 1,
+            offset: 0,
+          });
+          const stored = page.results[0];
+          if (stored === undefined) throw Boom.notFound(`transaction ${id} not found`);
+          return {
+            data: transactionResource(
+              storedTransactionView(stored),
+              sources.ledger().chainContext(),
+            ),
+          };
+        },
+      },
+    },
+  ];
+}

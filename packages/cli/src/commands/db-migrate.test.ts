@@ -1,0 +1,103 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@lni/kernel';
+import {
+  Database,
+  databaseOptions,
+  detectSchemaState,
+  generateLegacyDatabase,
+} from '@lni/database';
+import { runKernel } from '../testing/run-kernel.js';
+
+const postgresUnavailable = process.env.LNI_TEST_POSTGRES === 'unavailable';
+
+function connect(database: string, dataDirectory: string): Database {
+  return new Database({
+    logger: createLogger({ level: 'fatal' }),
+    databaseOptions: databaseOptions({
+      connection: { host: '127.0.0.1', database },
+      retry: { attempts: 1 },
+    }),
+    dataDirectory,
+  });
+}
+
+/** Runs one statement in the server's maintenance database (CREATE/DROP DATABASE). */
+async function admin(sql: string): Promise<void> {
+  const database = connect('postgres', tmpdir());
+  await database.open();
+  try {
+    await database.manager.query(sql);
+  } finally {
+    await database.close();
+  }
+}
+
+describe('kernel db:migrate', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'lni-db-migrate-'));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('creates the schema in the embedded database of the data directory', async () => {
+    const data = join(root, 'embedded-data');
+    const run = runKernel(['db:migrate', '--config', join(root, 'config'), '--data', data]);
+    expect((await run.exited()).code).toBe(0);
+    expect(run.stdout()).toContain(`Database embedded PGlite at ${join(data, 'database')}`);
+    expect(run.stdout()).toContain('1 migration(s) applied (InitialSchema1763900000000)');
+  }, 60_000);
+
+  it('refuses a batch size that is not a positive integer', async () => {
+    const run = runKernel(['db:migrate', '--data', join(root, 'unused'), '--batch-rows', 'ten']);
+    expect((await run.exited()).code).toBe(2);
+    expect(run.stderr()).toContain("option '--batch-rows <n>' argument 'ten' is invalid");
+  });
+
+  it.skipIf(postgresUnavailable)(
+    'upgrades a 2.7 PostgreSQL database, logging rows done, rate and ETA',
+    async () => {
+      const name = `lni_test_${randomBytes(6).toString('hex')}`;
+      await admin(`CREATE DATABASE ${name}`);
+      const database = connect(name, root);
+      try {
+        await database.open();
+        await database.transaction((manager) =>
+          generateLegacyDatabase(manager, { blocks: 40, transactionsPerBlock: 25 }),
+        );
+        // The connection comes from the database plugin's options in app.json.
+        const config = join(root, 'upgrade-config');
+        await mkdir(config, { recursive: true });
+        const plugin = {
+          package: '@lni/database',
+          options: { connection: { host: '127.0.0.1', database: name } },
+        };
+        await writeFile(join(config, 'app.json'), JSON.stringify({ core: { plugins: [plugin] } }));
+        const run = runKernel(['db:migrate', '--config', config, '--batch-rows', '200'], {
+          CORE_LOG_LEVEL: 'info',
+        });
+        expect((await run.exited()).code).toBe(0);
+        expect(run.stdout()).toContain(
+          `Database 127.0.0.1:5432/${name}: upgraded 1000 transactions from 2.7; 1 migration(s) applied`,
+        );
+        const progress = run
+          .stderr()
+          .split('\n')
+          .filter((line) => line.includes('2.7 upgrade progress'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(progress.at(-1)).toMatchObject({ rowsDone: 1000, rowsTotal: 1000, etaSeconds: 0 });
+        expect(progress.at(-1)?.rowsPerSecond).toBeGreaterThan(0);
+        expect(await detectSchemaState(database.manager)).toBe('current');
+      } finally {
+        await database.close();
+        await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,138 @@
+import { Blocks, Managers } from '@arkecosystem/crypto';
+import {
+  addressFromPassphrase,
+  addressFromPublicKey,
+  blockFromJson,
+  loadNetworkConfig,
+  Milestones,
+  TransactionType,
+  verifyBlock,
+  type NetworkConfig,
+} from '@lni/crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { networksDirectory } from '../networks.js';
+import { main } from '../program.js';
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lni-network-generate-'));
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const generate = (config: string, ...extra: string[]) =>
+  main([
+    'node',
+    'kernel',
+    'network:generate',
+    '--network',
+    'devnet2',
+    '--config',
+    config,
+    ...extra,
+  ]);
+
+async function secretsIn(config: string): Promise<string[]> {
+  return (
+    JSON.parse(await readFile(join(config, 'delegates.json'), 'utf8')) as { secrets: string[] }
+  ).secrets;
+}
+
+/** Checks a generated config directory with our library and with ARK 3.0's. */
+async function expectValidNetwork(config: string, delegates: number, premine: bigint) {
+  const loaded: NetworkConfig = loadNetworkConfig(join(config, 'crypto'));
+  const pubKeyHash = loaded.network.pubKeyHash;
+  const milestones = new Milestones(loaded.milestones);
+  const genesis = blockFromJson(loaded.genesisBlock, { network: pubKeyHash });
+  expect(verifyBlock(genesis, milestones)).toEqual({ verified: true, failures: [] });
+
+  Managers.configManager.setConfig({ ...loaded, exceptions: {} } as never);
+  const ark = Blocks.BlockFactory.fromJson(structuredClone(loaded.genesisBlock) as never)!;
+  expect(ark.verification.errors).toEqual([]);
+  expect(Blocks.Block.getId(ark.data)).toBe(genesis.id);
+
+  const secrets = await secretsIn(config);
+  expect(secrets).toHaveLength(delegates);
+  const balances = new Map<string, bigint>();
+  for (const tx of genesis.transactions ?? []) {
+    const sender = addressFromPublicKey(tx.senderPublicKey, pubKeyHash);
+    balances.set(sender, (balances.get(sender) ?? 0n) - tx.amount - tx.fee);
+    if (tx.type === TransactionType.Transfer) {
+      balances.set(tx.recipientId!, (balances.get(tx.recipientId!) ?? 0n) + tx.amount);
+    }
+  }
+  const held = secrets.map((secret) => balances.get(addressFromPassphrase(secret, pubKeyHash)));
+  expect(held.reduce((sum: bigint, balance) => sum + (balance ?? 0n), 0n)).toBe(premine);
+  const registered = (genesis.transactions ?? []).filter(
+    (tx) => tx.type === TransactionType.DelegateRegistration,
+  );
+  expect(registered).toHaveLength(delegates);
+  return loaded;
+}
+
+describe('kernel network:generate', () => {
+  it('writes a network whose genesis block both libraries verify', async () => {
+    const config = join(dir, 'fresh');
+    const code = await generate(
+      config,
+      '--delegates',
+      '5',
+      '--pub-key-hash',
+      '30',
+      '--premine',
+      '1000003',
+      '--blocktime',
+      '4',
+    );
+    expect(code).toBe(0);
+    const loaded = await expectValidNetwork(config, 5, 1_000_003n);
+    expect(loaded.network.name).toBe('devnet2');
+    expect(loaded.network.pubKeyHash).toBe(30);
+    expect(new Milestones(loaded.milestones).at(1).blocktime).toBe(4);
+    expect(await readFile(join(config, '.env'), 'utf8')).toBe(
+      'CORE_P2P_PORT=4000\nCORE_API_PORT=4003\n',
+    );
+  });
+
+  it('refuses to replace an earlier generation unless --force is given', async () => {
+    const config = join(dir, 'again');
+    expect(await generate(config, '--delegates', '2')).toBe(0);
+    const before = await secretsIn(config);
+    expect(await generate(config, '--delegates', '2')).toBe(1);
+    expect(await secretsIn(config)).toEqual(before);
+    expect(await generate(config, '--delegates', '3', '--force')).toBe(0);
+    expect(await secretsIn(config)).toHaveLength(3);
+  });
+
+  it('rejects flags that are not numbers in range as a usage error', async () => {
+    expect(await generate(join(dir, 'bad'), '--delegates', '0')).toBe(2);
+    expect(await generate(join(dir, 'bad'), '--delegates', '2', '--pub-key-hash', '256')).toBe(2);
+  });
+});
+
+describe('the shipped testnet preset', () => {
+  it('is a 51-delegate network with 8 s blocks that both libraries verify', async () => {
+    const loaded = await expectValidNetwork(
+      join(networksDirectory, 'testnet'),
+      51,
+      12_500_000_000_000_000n,
+    );
+    expect(loaded.network.name).toBe('testnet');
+    expect(loaded.network.pubKeyHash).toBe(23);
+    const first = new Milestones(loaded.milestones).at(1);
+    expect(first.activeDelegates).toBe(51);
+    expect(first.blocktime).toBe(8);
+    const env = await readFile(join(networksDirectory, 'testnet', '.env'), 'utf8');
+    expect(env).toMatch(/^CORE_P2P_PORT=4000$/m);
+    expect(env).toMatch(/^CORE_API_PORT=4003$/m);
+  });
+});

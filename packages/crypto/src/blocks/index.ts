@@ -1,0 +1,12 @@
+export type * from './block-data.js';
+export * from './block-codec.js';
+export * from './block-error.js';
+export * from './block-hash.js';
+export { shortIdValue } from './block-id-format.js';
+export * from './block-json.js';
+export type * from './block-verification.js';
+export * from './deserialize-block.js';
+export * from './forge-block.js';
+export * from './serialize-block.js';
+export * from './sign-block.js';
+export * from './verify-block.js';

@@ -1,0 +1,14 @@
+export * from './deserialization-error.js';
+export * from './deserializer.js';
+export * from './json.js';
+export { legacyTransactionBytes } from './legacy-bytes.js';
+export { coreTransactionTypeHandlers, transactionTypeHandler } from './registry.js';
+export * from './serializer.js';
+export * from './transaction-data.js';
+export * from './transaction-error.js';
+export * from './transaction-hash.js';
+export type * from './type-handler.js';
+export * from './builders/index.js';
+export * from './signing.js';
+export * from './verification.js';
+export * from './validation.js';

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { keysFromPassphrase } from '../identities/keys.js';
+import { verifyAll } from '../verification/verification-item.js';
+import {
+  multiSignature,
+  transactionVerificationItems,
+  transfer,
+  verifyTransactionSignatures,
+  type SignerRegistrations,
+  type TransactionData,
+} from './index.js';
+
+const options = { network: 30 };
+const recipient = 'D6Z26L69gdk9qYmTv5uzk3uGepigtHY4ax';
+const key = (p: string) => keysFromPassphrase(p).publicKey.toString('hex');
+const base = () => transfer(options).recipientId(recipient).amount(10).nonce(3);
+
+/** The single-item path and the batch path must agree on a valid transaction. */
+function bothPaths(data: TransactionData, registrations: SignerRegistrations = {}): boolean {
+  const single = verifyTransactionSignatures(data, registrations);
+  const batch = verifyAll(transactionVerificationItems(data, registrations));
+  if (batch) expect(single).toBe(true);
+  return single;
+}
+
+describe('verifyTransactionSignatures', () => {
+  it('accepts the sender signature and rejects any change to the signed fields', () => {
+    const data = base().sign('sender').build();
+    expect(bothPaths(data)).toBe(true);
+    expect(bothPaths({ ...data, amount: 11n })).toBe(false);
+    expect(bothPaths({ ...data, senderPublicKey: key('other') })).toBe(false);
+    const { signature: _signature, ...unsigned } = data;
+    expect(bothPaths(unsigned)).toBe(false);
+  });
+
+  it('needs the second signature exactly when the wallet has a second key', () => {
+    const second = base().sign('sender').secondSign('second').build();
+    const registrations = { secondPublicKey: key('second') };
+    expect(bothPaths(second, registrations)).toBe(true);
+    expect(bothPaths(second, { secondPublicKey: key('wrong') })).toBe(false);
+    expect(bothPaths(second)).toBe(false);
+    expect(bothPaths(base().sign('sender').build(), registrations)).toBe(false);
+  });
+
+  it("the second signature covers the sender's signature", () => {
+    const second = base().sign('sender').secondSign('second').build();
+    const resigned = base().sign('sender').build();
+    // Same fields, but a second signature made over a different sender signature fails.
+    const forged = {
+      ...resigned,
+      signature: second.signature,
+      secondSignature: second.secondSignature,
+    };
+    expect(forged.signature).toBe(resigned.signature);
+    const altered = base().nonce(4).sign('sender').secondSign('second').build();
+    expect(
+      bothPaths(
+        { ...second, secondSignature: altered.secondSignature },
+        { secondPublicKey: key('second') },
+      ),
+    ).toBe(false);
+  });
+
+  it('a multisignature wallet needs min valid participant signatures', () => {
+    const publicKeys = [key('a'), key('b'), key('c')];
+    const wallet = { multiSignature: { min: 2, publicKeys } };
+    const twoOfThree = base()
+      .senderPublicKey(key('wallet'))
+      .multiSign('a', 0)
+      .multiSign('c', 2)
+      .build();
+    expect(bothPaths(twoOfThree, wallet)).toBe(true);
+    const one = base().senderPublicKey(key('wallet')).multiSign('a', 0).build();
+    expect(bothPaths(one, wallet)).toBe(false);
+    const wrongIndex = base()
+      .senderPublicKey(key('wallet'))
+      .multiSign('a', 1)
+      .multiSign('c', 2)
+      .build();
+    expect(bothPaths(wrongIndex, wallet)).toBe(false);
+    const twice = {
+      ...twoOfThree,
+      signatures: [twoOfThree.signatures![0]!, twoOfThree.signatures![0]!],
+    };
+    expect(bothPaths(twice, wallet)).toBe(false);
+  });
+
+  it('a multisignature registration needs the sender and the participants of its asset', () => {
+    const publicKeys = [key('a'), key('b')];
+    const builder = () =>
+      multiSignature(options)
+        .multiSignatureAsset({ min: 2, publicKeys })
+        .senderPublicKey(key('a'))
+        .nonce(1);
+    const complete = builder().multiSign('a', 0).multiSign('b', 1).sign('a').build();
+    expect(bothPaths(complete)).toBe(true);
+    // The sender signed over the participants' signatures: dropping one breaks it.
+    expect(bothPaths({ ...complete, signatures: complete.signatures!.slice(0, 1) })).toBe(false);
+    const { signature: _s, ...withoutSender } = complete;
+    expect(bothPaths(withoutSender)).toBe(false);
+  });
+});
