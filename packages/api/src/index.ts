@@ -8,3 +8,6 @@ export * from './server/api-server.js';
 export * from './server/route-registry.js';
 export { apiPlugin as default } from './plugin.js';
 export * from './resources/index.js';
+export type * from './ledger/ledger-reader.js';
+export type * from './ledger/node-sources.js';
+export * from './routes/index.js';

@@ -3,6 +3,13 @@ import { definePlugin } from '@lni/kernel';
 import { apiConfigSchema, apiEnvironment, type ApiOptions } from './config.js';
 import { ApiServer } from './server/api-server.js';
 import { RouteRegistry } from './server/route-registry.js';
+import './ledger/cradle.js';
+import { resourceRoutes } from './routes/index.js';
+import { readFileSync } from 'node:fs';
+
+const { version } = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+) as { version: string };
 
 declare module '@lni/kernel' {
   interface Cradle {
@@ -16,12 +23,20 @@ export const apiPlugin = definePlugin<ApiOptions>({
   name: 'api',
   configSchema: apiConfigSchema,
   environment: apiEnvironment,
-  register({ container, options, logger }) {
+  dependsOn: { optional: ['database', 'state', 'p2p'] },
+  register({ container, options, logger, enabledPlugins }) {
+    const routes = new RouteRegistry();
+    routes.add(
+      ...resourceRoutes({ container, enabledPlugins, ports: { api: options.port }, version }),
+    );
+    // The height in every response's X-Block-Height; 0 until the ledger has booted.
+    const blockHeight = () =>
+      container.hasRegistration('apiLedger') ? heightOf(() => container.cradle.apiLedger) : 0;
     container.register({
-      apiRoutes: asValue(new RouteRegistry()),
+      apiRoutes: asValue(routes),
       apiServer: asClass(ApiServer)
         .singleton()
-        .inject(() => ({ logger, apiOptions: options, blockHeight: () => 0 })),
+        .inject(() => ({ logger, apiOptions: options, blockHeight })),
     });
   },
   async boot({ container }) {
@@ -31,5 +46,13 @@ export const apiPlugin = definePlugin<ApiOptions>({
     await container.cradle.apiServer.stop();
   },
 });
+
+function heightOf(ledger: () => { chainContext(): { height: number } }): number {
+  try {
+    return ledger().chainContext().height;
+  } catch {
+    return 0;
+  }
+}
 
 export default apiPlugin;

@@ -1,5 +1,6 @@
 import { startTestKernel } from '@lni/kernel/testing';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,10 @@ describe('database plugin', () => {
     );
     await first.cradle.blockStorage.saveBlocks(makeChain(3, 2));
     await first.stop();
+    // A lock left by a process that died (kill -9) does not keep the node out.
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.once('exit', resolve));
+    await writeFile(join(paths.data, 'database', 'lni.pid'), String(dead.pid));
 
     const second = await startTestKernel({ plugins, paths });
     try {

@@ -49,7 +49,7 @@ export function transactionRoutes(sources: TransactionRouteSources): ServerRoute
       tags: ['api', 'transactions'],
       validate: {
         query: indexQuerySchema(transactionIndex),
-        ...(scope && { params: walletIdParams }),
+        ...(path.includes('{id}') && { params: walletIdParams }),
       },
       handler: async (request) => {
         const ledger = sources.ledger();

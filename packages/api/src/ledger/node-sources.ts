@@ -1,0 +1,35 @@
+import type { NetworkConfig } from '@lni/crypto';
+
+/** A peer as GET /api/peers shows it; the p2p plugin's peer repository provides these. */
+export interface PeerSummary {
+  readonly ip: string;
+  readonly port: number;
+  readonly version: string;
+  readonly height: number;
+  readonly latency: number;
+  readonly ports: Readonly<Record<string, number>>;
+}
+
+export interface PeerReader {
+  list(): readonly PeerSummary[];
+}
+
+/** Pool limits shown in /node/configuration as `transactionPool`. */
+export interface PoolLimits {
+  readonly maxTransactionsInPool: number;
+  readonly maxTransactionsPerSender: number;
+  readonly maxTransactionsPerRequest: number;
+  readonly dynamicFees: { readonly enabled: boolean; readonly [key: string]: unknown };
+}
+
+/** Where the node routes read from; each is absent when its plugin does not run here. */
+export interface NodeSources {
+  readonly network: () => NetworkConfig | undefined;
+  readonly height: () => number;
+  readonly peers: () => PeerReader | undefined;
+  readonly poolLimits: () => PoolLimits | undefined;
+  readonly ports: Readonly<Record<string, number>>;
+  readonly version: string;
+  /** The current time; a value so that tests can fix it. */
+  readonly now: () => Date;
+}

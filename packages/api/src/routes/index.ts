@@ -1,0 +1,48 @@
+import type { ServerRoute } from '@hapi/hapi';
+import type { AwilixContainer } from 'awilix';
+import type { Cradle } from '@lni/kernel';
+import type { PeerReader } from '../ledger/node-sources.js';
+import { blockRoutes } from './blocks.js';
+import { delegateRoutes } from './delegates.js';
+import { nodeRoutes } from './node.js';
+import { transactionRoutes } from './transactions.js';
+import { walletRoutes } from './wallets.js';
+
+export interface ResourceRouteOptions {
+  readonly container: AwilixContainer<Cradle>;
+  readonly enabledPlugins: ReadonlySet<string>;
+  readonly ports: Readonly<Record<string, number>>;
+  readonly version: string;
+}
+
+/**
+ * The resource routes of the plugins running in this mode: wallets and delegates need `state`,
+ * transactions and blocks `state` and `database`. Services resolve per request, after boot.
+ */
+export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
+  const { container, enabledPlugins } = options;
+  const has = (name: string) => enabledPlugins.has(name);
+  const ledger = () => container.cradle.apiLedger;
+  const routes: ServerRoute[] = [];
+  if (has('state')) routes.push(...walletRoutes(ledger), ...delegateRoutes(ledger));
+  if (has('state') && has('database')) {
+    const transactions = () => container.cradle.transactionQuery;
+    routes.push(
+      ...transactionRoutes({ ledger, transactions }),
+      ...blockRoutes({ ledger, transactions, blocks: () => container.cradle.blockQuery }),
+    );
+  }
+  routes.push(
+    ...nodeRoutes({
+      network: () => (has('state') ? container.cradle.networkConfig : undefined),
+      height: () => (has('state') ? ledger().chainContext().height : 0),
+      peers: () => (has('p2p') ? container.resolve<PeerReader>('peerRepository') : undefined),
+      poolLimits: () =>
+        container.hasRegistration('poolLimits') ? container.cradle.poolLimits : undefined,
+      ports: options.ports,
+      version: options.version,
+      now: () => new Date(),
+    }),
+  );
+  return routes;
+}

@@ -1,0 +1,273 @@
+import apiPlugin, { type LedgerReader } from '@lni/api';
+import {
+  addressFromPassphrase,
+  addressFromPublicKey,
+  forgeBlock,
+  keysFromPassphrase,
+  loadNetworkConfig,
+  Milestones,
+  multiPayment,
+  serializeTransaction,
+  transactionToJson,
+  transfer,
+  vote,
+  type BlockData,
+  type TransactionData,
+} from '@lni/crypto';
+import databasePlugin, { type BlockWithTransactions } from '@lni/database';
+import type { Plugin } from '@lni/kernel';
+import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
+import { WalletQueryEngine, WalletRepository } from '@lni/state';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, postgresSkipReason } from '../support/postgres.js';
+
+// The testnet preset the CLI ships: real network parameters and milestones.
+const network = loadNetworkConfig(
+  join(import.meta.dirname, '../../packages/cli/networks/testnet/crypto'),
+);
+const { pubKeyHash } = network.network;
+const milestones = new Milestones(network.milestones);
+const milestone = milestones.at(2);
+const generator = keysFromPassphrase('generator');
+const alice = 'alice passphrase';
+const bob = 'bob passphrase';
+const carol = addressFromPassphrase('carol passphrase', pubKeyHash);
+const aliceAddress = addressFromPassphrase(alice, pubKeyHash);
+const bobAddress = addressFromPassphrase(bob, pubKeyHash);
+const alicePublicKey = keysFromPassphrase(alice).publicKey.toString('hex');
+
+const options = { network: pubKeyHash, milestone };
+const block2: TransactionData[] = [
+  transfer(options)
+    .recipientId(bobAddress)
+    .amount(500)
+    .nonce(1)
+    .vendorField('rent')
+    .sign(alice)
+    .build(),
+  transfer(options).recipientId(carol).amount(7).nonce(1).sign(bob).build(),
+];
+const block3: TransactionData[] = [
+  multiPayment(options).addPayment(carol, 3).addPayment(bobAddress, 4).nonce(2).sign(alice).build(),
+  vote(options).vote(generator.publicKey.toString('hex')).nonce(3).sign(alice).build(),
+];
+
+function stored(block: BlockData<TransactionData>): BlockWithTransactions {
+  const { transactions = [], ...header } = block;
+  return {
+    block: header,
+    transactions: transactions.map((tx, sequence) => ({
+      id: tx.id as string,
+      blockId: block.id,
+      blockHeight: block.height,
+      sequence,
+      version: tx.version,
+      timestamp: block.timestamp,
+      nonce: tx.nonce,
+      senderPublicKey: tx.senderPublicKey,
+      recipientId: tx.recipientId ?? null,
+      type: tx.type,
+      typeGroup: tx.typeGroup,
+      vendorField: tx.vendorField ?? null,
+      amount: tx.amount,
+      fee: tx.fee,
+      // Stored as the JSON clients see: amounts inside the asset as decimal strings.
+      asset: (transactionToJson(tx).asset as Record<string, unknown> | undefined) ?? null,
+      serialized: serializeTransaction(tx),
+    })),
+  };
+}
+
+const first = forgeBlock({ transactions: [], timestamp: 0, keys: generator, milestones });
+const second = forgeBlock({
+  transactions: block2,
+  previousBlock: first,
+  timestamp: 8,
+  keys: generator,
+  milestones,
+});
+const third = forgeBlock({
+  transactions: block3,
+  previousBlock: second,
+  timestamp: 16,
+  keys: generator,
+  milestones,
+});
+
+// Wallets as state would hold them; only what the routes read (public keys, usernames).
+const wallets = new WalletRepository();
+wallets.update(aliceAddress, { publicKey: alicePublicKey });
+wallets.update(addressFromPublicKey(generator.publicKey, pubKeyHash), {
+  publicKey: generator.publicKey.toString('hex'),
+  attributes: {
+    delegate: {
+      username: 'forger',
+      voteBalance: 0n,
+      forgedFees: 0n,
+      forgedRewards: 0n,
+      producedBlocks: 3,
+    },
+  },
+});
+const engine = new WalletQueryEngine({ walletRepository: wallets });
+const ledger: LedgerReader = {
+  wallets: (search) => engine.wallets(search),
+  delegates: (search) => engine.delegates(search),
+  findWallet: (id) => wallets.find(id),
+  supply: () => 0n,
+  chainContext: () => ({
+    height: 3,
+    epochStart: milestone.epoch,
+    addressOf: (publicKey) => addressFromPublicKey(publicKey, pubKeyHash),
+    usernameOf: (publicKey) => wallets.byPublicKey(publicKey)?.attributes.delegate?.username,
+  }),
+};
+const ledgerPlugin: Plugin<object> = {
+  name: 'state',
+  register: ({ container }) => {
+    container.register({
+      apiLedger: { resolve: () => ledger, lifetime: 'SINGLETON' },
+      networkConfig: { resolve: () => network, lifetime: 'SINGLETON' },
+    } as never);
+  },
+};
+
+describe.skipIf(postgresSkipReason)(
+  'transactions and blocks over the API, stored in PostgreSQL',
+  () => {
+    let kernel: TestKernel;
+    let uri: string;
+    let drop: () => Promise<void>;
+    beforeAll(async () => {
+      const database = await createTestDatabase();
+      drop = database.drop;
+      kernel = await startTestKernel({
+        plugins: [
+          {
+            plugin: databasePlugin as Plugin<object>,
+            options: { connection: database.connection },
+          },
+          { plugin: ledgerPlugin },
+          {
+            plugin: apiPlugin as Plugin<object>,
+            options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false } },
+          },
+        ],
+      });
+      await kernel.cradle.blockStorage.saveBlocks([first, second, third].map(stored));
+      uri = kernel.cradle.apiServer.server.info.uri;
+    }, 60_000);
+    afterAll(async () => {
+      await kernel?.stop();
+      await drop?.();
+    });
+
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const get = async (path: string): Promise<{ status: number; body: any }> => {
+      const response = await fetch(`${uri}${path}`);
+      return { status: response.status, body: await response.json() };
+    };
+    const ids = (body: { data: { id: string }[] }) => body.data.map((tx) => tx.id).sort();
+
+    it('finds transactions by address: sender, recipient or multipayment recipient, OR across a list', async () => {
+      const forCarol = await get(`/api/transactions?address=${carol}`);
+      expect(ids(forCarol.body)).toEqual([block2[1]?.id, block3[0]?.id].sort());
+      const both = await get(`/api/transactions?address=${carol},${aliceAddress}`);
+      expect(both.body.meta.totalCount).toBe(4);
+    });
+
+    it('answers in ARK 3.0 shape, with signatures, sender address and confirmations', async () => {
+      const { body } = await get(`/api/transactions/${block2[0]?.id}`);
+      expect(body.data).toMatchObject({
+        id: block2[0]?.id,
+        blockId: second.id,
+        type: 0,
+        typeGroup: 1,
+        amount: '500',
+        sender: aliceAddress,
+        senderPublicKey: alicePublicKey,
+        recipient: bobAddress,
+        vendorField: 'rent',
+        signature: block2[0]?.signature,
+        confirmations: 2,
+        nonce: '1',
+        timestamp: { epoch: 8 },
+      });
+    });
+
+    it('filters by fields and asset paths, AND across fields, and orders by any field', async () => {
+      const votes = await get(
+        `/api/transactions?type=3&asset.votes=%2B${generator.publicKey.toString('hex')}`,
+      );
+      expect(ids(votes.body)).toEqual([block3[1]?.id]);
+      const ordered = await get('/api/transactions?type=0,6&orderBy=amount:asc');
+      expect(ordered.body.data.map((tx: { amount: string }) => tx.amount)).toEqual([
+        '0',
+        '7',
+        '500',
+      ]);
+      const none = await get(`/api/transactions?type=0&sender=${carol}`);
+      expect(none.body.meta.totalCount).toBe(0);
+    });
+
+    it('lists a wallet’s sent, received and vote transactions', async () => {
+      expect(
+        (await get(`/api/wallets/${aliceAddress}/transactions/sent`)).body.meta.totalCount,
+      ).toBe(3);
+      expect(ids((await get(`/api/wallets/${aliceAddress}/votes`)).body)).toEqual([block3[1]?.id]);
+      // carol never signed: she is known to the ledger only as a recipient.
+      expect((await get(`/api/wallets/${carol}/transactions`)).status).toBe(404);
+    });
+
+    it('serves blocks by id and height, first and last, with their transactions', async () => {
+      expect((await get('/api/blocks/last')).body.data).toMatchObject({
+        id: third.id,
+        height: 3,
+        previous: second.id,
+        transactions: 2,
+        generator: { username: 'forger', publicKey: generator.publicKey.toString('hex') },
+        confirmations: 1,
+      });
+      expect((await get('/api/blocks/first')).body.data.height).toBe(1);
+      expect((await get('/api/blocks/2')).body.data.id).toBe(second.id);
+      expect((await get(`/api/blocks/${second.id}`)).body.data.height).toBe(2);
+      expect(ids((await get(`/api/blocks/${third.id}/transactions`)).body)).toEqual(
+        block3.map((tx) => tx.id).sort(),
+      );
+      expect(
+        (await get('/api/delegates/forger/blocks?orderBy=height:asc')).body.data.map(
+          (b: { height: number }) => b.height,
+        ),
+      ).toEqual([1, 2, 3]);
+      expect((await get('/api/blocks/99')).status).toBe(404);
+    });
+
+    it('rejects bad input with 422 naming the parameter', async () => {
+      const removed = await get(`/api/transactions?addresses=${carol}`);
+      expect(removed.status).toBe(422);
+      expect(removed.body.message).toContain('"addresses" was removed in 3.0');
+      const badAmount = await get('/api/transactions?amount=-1');
+      expect(badAmount.status).toBe(422);
+      expect(badAmount.body.message).toContain('"amount"');
+      const hostile = await get(
+        `/api/transactions?vendorField=${encodeURIComponent("'; DROP TABLE transactions; --")}`,
+      );
+      expect(hostile.status).toBe(200);
+      expect(hostile.body.meta.totalCount).toBe(0);
+    });
+
+    it('serves the network as loaded and the node status', async () => {
+      const crypto = await get('/api/node/configuration/crypto');
+      expect(crypto.body.data.network.nethash).toBe(network.network.nethash);
+      expect(crypto.body.data.milestones).toEqual(network.milestones);
+      const status = await get('/api/node/status');
+      expect(status.body.data).toMatchObject({ synced: true, now: 3, blocksCount: 0 });
+      const configuration = await get('/api/node/configuration');
+      expect(configuration.body.data).toMatchObject({
+        nethash: network.network.nethash,
+        constants: { activeDelegates: milestone.activeDelegates },
+      });
+    });
+  },
+);

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+const SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres' };
+
+/** Why tests that need the local PostgreSQL skip (the CI script sets this only when it cannot start it). */
+export const postgresSkipReason =
+  process.env.LNI_TEST_POSTGRES === 'unavailable' ? 'PostgreSQL is unavailable' : undefined;
+
+/** A fresh database on the local server for one test file; `drop()` removes it. */
+export async function createTestDatabase(): Promise<{
+  readonly connection: { host: string; port: number; username: string; database: string };
+  drop(): Promise<void>;
+}> {
+  const name = `lni_test_${randomBytes(6).toString('hex')}`;
+  const run = async (sql: string) => {
+    const client = new pg.Client({ ...SERVER, database: 'postgres' });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name}`);
+  return {
+    connection: { host: SERVER.host, port: SERVER.port, username: SERVER.user, database: name },
+    drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
