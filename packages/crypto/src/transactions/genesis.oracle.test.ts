@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   delegateRegistration,
   deserializeTransaction,
+  secondSignature,
   serializeTransaction,
   transactionFromJson,
   transactionHash,
@@ -100,7 +101,14 @@ describe("ARK genesis blocks' version-1 transactions", () => {
       .amount(12_500_000n)
       .sign('secret two')
       .build();
-    for (const data of [registration, votes, payment]) {
+    const second = secondSignature({ network: 30 })
+      .version(1)
+      .fee(0)
+      .secondPassphrase('secret three')
+      .sign('secret one')
+      .build();
+    expect(deserializeTransaction(serializeTransaction(second))).toEqual(second);
+    for (const data of [registration, votes, payment, second]) {
       const json = transactionToJson(data);
       const ark = {
         ...json,

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addressFromPassphrase } from '../identities/address.js';
 import { keysFromPassphrase } from '../identities/keys.js';
+import { multiSignaturePublicKey } from '../identities/multi-signature.js';
 import {
   delegateRegistration,
   delegateResignation,
@@ -294,6 +295,43 @@ describe('signed transactions agree with ARK 3.0 builders', () => {
           expect(
             Transactions.TransactionFactory.fromBytes(serializeTransaction(built)).verify(),
           ).toBe(true);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('multisignature wallet transfer: same participant signatures, each verifies the other', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(passphrase, { minLength: 2, maxLength: 5, selector: publicKeyHex }),
+        address,
+        amount,
+        nonce,
+        (participants, to, value, txNonce) => {
+          const publicKeys = participants.map(publicKeyHex);
+          const min = participants.length - 1;
+          const walletKey = multiSignaturePublicKey(min, publicKeys);
+          const ours = transfer(network).recipientId(to).amount(value).nonce(txNonce).fee('1000');
+          ours.senderPublicKey(walletKey);
+          const theirs = ark('transfer').recipientId(to).amount(value).nonce(txNonce).fee('1000');
+          theirs.senderPublicKey(walletKey);
+          // Participants sign in key order, skipping the first: min of n.
+          participants.slice(1).forEach((p, i) => {
+            ours.multiSign(p, i + 1);
+            theirs.multiSign(p, i + 1);
+          });
+          const built = ours.build();
+          const arkBuilt = theirs.build();
+          expect(serializeTransaction(built).toString('hex')).toBe(
+            arkBuilt.serialized.toString('hex'),
+          );
+          const wallet = { multiSignature: { min, publicKeys } };
+          expect(verifyTransactionSignatures(fromArk(arkBuilt.data), wallet)).toBe(true);
+          const read = Transactions.TransactionFactory.fromBytes(serializeTransaction(built));
+          expect(Transactions.Verifier.verifySignatures(read.data, wallet.multiSignature)).toBe(
+            true,
+          );
         },
       ),
       { numRuns: RUNS },

@@ -215,5 +215,7 @@ describe('validateTransaction', () => {
     expect(issues(validTransfer, { ...milestone, aip11: false })).toEqual(['version']);
     expect(issues({ ...validTransfer, fee: 0n, amount: 0n }).sort()).toEqual(['amount', 'fee']);
     expect(issues({ ...validTransfer, type: 99 })).toEqual(['type']);
+    const legacyMultiSignature = { ...validTransfer, type: 4, version: 1 as const };
+    expect(issues(legacyMultiSignature, { ...milestone, aip11: false })).toEqual(['version']);
   });
 });

@@ -47,6 +47,10 @@ export function validateTransaction(
     const message = `unknown transaction type ${String(data.type)} in group ${String(data.typeGroup)}`;
     return { ok: false, errors: [{ path: 'type', message }] };
   }
+  if (!handler.versions.includes(data.version)) {
+    const message = `${handler.key} exists only as version ${handler.versions.join(' or ')}`;
+    return { ok: false, errors: [{ path: 'version', message }] };
+  }
   const schema = cachedSchema(handler, data.version === 1 ? 1 : 2, options.genesis === true, {
     milestone,
     pubKeyHash: network.pubKeyHash,

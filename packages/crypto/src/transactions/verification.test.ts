@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { keysFromPassphrase } from '../identities/keys.js';
-import { verifyAll } from '../verification/verification-item.js';
+import { verifyAll, verifyItem } from '../verification/verification-item.js';
+import { VerificationPool } from '../verification/verification-pool.js';
 import {
   multiSignature,
   transactionVerificationItems,
@@ -31,6 +32,9 @@ describe('verifyTransactionSignatures', () => {
     expect(bothPaths({ ...data, senderPublicKey: key('other') })).toBe(false);
     const { signature: _signature, ...unsigned } = data;
     expect(bothPaths(unsigned)).toBe(false);
+    // Data with no bytes to sign (a DER signature on v2, a broken address) is simply invalid.
+    expect(bothPaths({ ...data, signature: '3006020101020101' })).toBe(false);
+    expect(bothPaths({ ...data, recipientId: 'not-an-address' })).toBe(false);
   });
 
   it('needs the second signature exactly when the wallet has a second key', () => {
@@ -98,5 +102,29 @@ describe('verifyTransactionSignatures', () => {
     expect(bothPaths({ ...complete, signatures: complete.signatures!.slice(0, 1) })).toBe(false);
     const { signature: _s, ...withoutSender } = complete;
     expect(bothPaths(withoutSender)).toBe(false);
+  });
+});
+
+describe('transactionVerificationItems on the worker pool', () => {
+  let pool: VerificationPool | undefined;
+  afterAll(async () => {
+    await pool?.close();
+  });
+
+  it('flags exactly the tampered transaction, as the single check does', async () => {
+    pool = new VerificationPool({ size: 2, minChunk: 4 });
+    const signed = Array.from({ length: 12 }, (_, i) =>
+      base()
+        .nonce(i + 1)
+        .sign(`sender ${i}`)
+        .build(),
+    );
+    const batch = signed.map((data, i) => (i === 7 ? { ...data, amount: 999n } : data));
+    const items = batch.flatMap((data) => transactionVerificationItems(data));
+    const results = await pool.verify(items);
+    expect(results).toEqual(items.map((item) => verifyItem(item)));
+    expect(results.map((ok, i) => ok || i)).toEqual(results.map((_, i) => (i === 7 ? 7 : true)));
+    expect(await pool.verifyBatch(items)).toBe(false);
+    expect(batch.map((data) => verifyTransactionSignatures(data))).toEqual(results);
   });
 });

@@ -1,7 +1,9 @@
 import { verifyEcdsa } from '../signatures/ecdsa.js';
 import { verifySchnorr } from '../signatures/schnorr.js';
 import type { VerificationItem } from '../verification/verification-item.js';
+import { IdentityError } from '../identities/identity-error.js';
 import { TransactionType, type TransactionData } from './transaction-data.js';
+import { TransactionError } from './transaction-error.js';
 import { transactionHash } from './transaction-hash.js';
 
 /** What the sender's wallet has registered that changes who must sign. */
@@ -26,6 +28,20 @@ export function verifyTransactionSignatures(
   data: TransactionData,
   registrations: SignerRegistrations = {},
 ): boolean {
+  try {
+    return checkSignatures(data, registrations);
+  } catch (error) {
+    // Data that cannot be serialized has no bytes anyone could have signed.
+    if (isUnserializable(error)) return false;
+    throw error;
+  }
+}
+
+function isUnserializable(error: unknown): boolean {
+  return error instanceof TransactionError || error instanceof IdentityError;
+}
+
+function checkSignatures(data: TransactionData, registrations: SignerRegistrations): boolean {
   const isRegistration =
     data.typeGroup === 1 && data.type === TransactionType.MultiSignature && data.version === 2;
   const multiSignature = isRegistration ? data.asset?.multiSignature : registrations.multiSignature;
@@ -83,6 +99,15 @@ export function transactionVerificationItems(
   data: TransactionData,
   registrations: SignerRegistrations = {},
 ): VerificationItem[] {
+  try {
+    return itemsOf(data, registrations);
+  } catch (error) {
+    if (isUnserializable(error)) return [MISSING];
+    throw error;
+  }
+}
+
+function itemsOf(data: TransactionData, registrations: SignerRegistrations): VerificationItem[] {
   const items: VerificationItem[] = [];
   const kind = data.version === 1 ? 'ecdsa' : 'schnorr';
   const isRegistration =
