@@ -7,13 +7,26 @@ import { assertByte } from './version-byte.js';
 
 const ADDRESS_BYTES = 21;
 
+// Ledger and API derive the same few thousand addresses over and over, and each derivation
+// checks the key is on the curve: remember the most recent ones (bounded, oldest dropped first).
+const MAX_REMEMBERED = 16_384;
+const remembered = new Map<string, string>();
+
 /** The address of a public key: base58check(pubKeyHash ‖ ripemd160(public key)). */
 export function addressFromPublicKey(publicKey: Buffer | string, pubKeyHash: number): string {
   assertByte(pubKeyHash, 'pubKeyHash');
+  const key = `${pubKeyHash}:${typeof publicKey === 'string' ? publicKey : publicKey.toString('hex')}`;
+  const known = remembered.get(key);
+  if (known !== undefined) return known;
   const payload = Buffer.alloc(ADDRESS_BYTES);
   payload[0] = pubKeyHash;
   ripemd160(publicKeyBytes(publicKey)).copy(payload, 1);
-  return encodeBase58Check(payload);
+  const address = encodeBase58Check(payload);
+  if (remembered.size >= MAX_REMEMBERED) {
+    remembered.delete(remembered.keys().next().value as string);
+  }
+  remembered.set(key, address);
+  return address;
 }
 
 /** The address of a passphrase's key pair. */
