@@ -156,6 +156,10 @@ describe.skipIf(postgresSkipReason)(
         ],
       });
       await kernel.cradle.blockStorage.saveBlocks([first, second, third].map(stored));
+      await kernel.cradle.roundStorage.saveRound([
+        { round: 1, publicKey: generator.publicKey.toString('hex'), balance: 12_345n },
+        { round: 1, publicKey: alicePublicKey, balance: 99n },
+      ]);
       uri = kernel.cradle.apiServer.server.info.uri;
     }, 60_000);
     afterAll(async () => {
@@ -241,6 +245,21 @@ describe.skipIf(postgresSkipReason)(
         ),
       ).toEqual([1, 2, 3]);
       expect((await get('/api/blocks/99')).status).toBe(404);
+    });
+
+    it('serves votes by id, the delegates of a round, and the fees and types', async () => {
+      expect((await get(`/api/votes/${block3[1]?.id}`)).body.data.asset).toEqual({
+        votes: [`+${generator.publicKey.toString('hex')}`],
+      });
+      expect((await get(`/api/votes/${block2[0]?.id}`)).status).toBe(404);
+      expect((await get('/api/rounds/1/delegates')).body.data).toEqual([
+        { publicKey: generator.publicKey.toString('hex'), votes: '12345' },
+        { publicKey: alicePublicKey, votes: '99' },
+      ]);
+      expect((await get('/api/rounds/2/delegates')).status).toBe(404);
+      const fees = await get('/api/transactions/fees');
+      expect(fees.body.data[1].transfer).toBe(String(milestone.fees.staticFees.transfer));
+      expect((await get('/api/transactions/types')).body.data[1].Vote).toBe(3);
     });
 
     it('rejects bad input with 422 naming the parameter', async () => {

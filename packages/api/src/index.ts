@@ -11,3 +11,4 @@ export * from './resources/index.js';
 export type * from './ledger/ledger-reader.js';
 export type * from './ledger/node-sources.js';
 export * from './routes/index.js';
+export type * from './ledger/pool-port.js';

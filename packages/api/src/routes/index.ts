@@ -5,6 +5,9 @@ import type { PeerReader } from '../ledger/node-sources.js';
 import { blockRoutes } from './blocks.js';
 import { delegateRoutes } from './delegates.js';
 import { nodeRoutes } from './node.js';
+import { poolRoutes } from './pool.js';
+import { roundRoutes } from './rounds.js';
+import type { PoolPort } from '../ledger/pool-port.js';
 import { transactionRoutes } from './transactions.js';
 import { walletRoutes } from './wallets.js';
 
@@ -24,12 +27,23 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   const has = (name: string) => enabledPlugins.has(name);
   const ledger = () => container.cradle.apiLedger;
   const routes: ServerRoute[] = [];
-  if (has('state')) routes.push(...walletRoutes(ledger), ...delegateRoutes(ledger));
+  if (has('state')) {
+    routes.push(
+      ...walletRoutes(ledger),
+      ...delegateRoutes(ledger),
+      ...poolRoutes({
+        ledger,
+        pool: () => container.resolve<PoolPort>('transactionPool'),
+        pubKeyHash: () => container.cradle.networkConfig.network.pubKeyHash,
+      }),
+    );
+  }
   if (has('state') && has('database')) {
     const transactions = () => container.cradle.transactionQuery;
     routes.push(
       ...transactionRoutes({ ledger, transactions }),
       ...blockRoutes({ ledger, transactions, blocks: () => container.cradle.blockQuery }),
+      ...roundRoutes(() => container.cradle.roundStorage),
     );
   }
   routes.push(

@@ -73,6 +73,28 @@ export function transactionRoutes(sources: TransactionRouteSources): ServerRoute
     },
   });
 
+  const byId = (path: string, description: string, scope: Criteria[]): ServerRoute => ({
+    method: 'GET',
+    path,
+    options: {
+      description,
+      tags: ['api', 'transactions'],
+      validate: { params: Joi.object({ id: Joi.string().hex().length(64).required() }) },
+      handler: async (request) => {
+        const id = request.params.id as string;
+        const page = await sources.transactions().search({
+          criteria: { and: [{ field: 'id', eq: id }, ...scope] },
+          limit: 1,
+          offset: 0,
+        });
+        const stored = page.results[0];
+        if (stored === undefined) throw Boom.notFound(`transaction ${id} not found`);
+        return {
+          data: transactionResource(storedTransactionView(stored), sources.ledger().chainContext()),
+        };
+      },
+    },
+  });
   const walletAddress = (id: string, ledger: LedgerReader) => walletOrNotFound(ledger, id).address;
   return [
     index('/api/transactions', 'Transactions, filtered by any field, address or asset path'),
@@ -108,30 +130,10 @@ export function transactionRoutes(sources: TransactionRouteSources): ServerRoute
       { field: 'typeGroup', eq: 1 },
       { field: 'type', eq: 3 },
     ]),
-    {
-      method: 'GET',
-      path: '/api/transactions/{id}',
-      options: {
-        description: 'A confirmed transaction by id',
-        tags: ['api', 'transactions'],
-        validate: { params: Joi.object({ id: Joi.string().hex().length(64).required() }) },
-        handler: async (request) => {
-          const id = request.params.id as string;
-          const page = await sources.transactions().search({
-            criteria: { field: 'id', eq: id },
-            limit: 1,
-            offset: 0,
-          });
-          const stored = page.results[0];
-          if (stored === undefined) throw Boom.notFound(`transaction ${id} not found`);
-          return {
-            data: transactionResource(
-              storedTransactionView(stored),
-              sources.ledger().chainContext(),
-            ),
-          };
-        },
-      },
-    },
+    byId('/api/transactions/{id}', 'A confirmed transaction by id', []),
+    byId('/api/votes/{id}', 'A vote transaction by id', [
+      { field: 'typeGroup', eq: 1 },
+      { field: 'type', eq: 3 },
+    ]),
   ];
 }

@@ -1,0 +1,134 @@
+import Boom from '@hapi/boom';
+import type { ServerRoute } from '@hapi/hapi';
+import { transactionFromJson, transactionId, type TransactionData } from '@lni/crypto';
+import Joi from 'joi';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { PoolPort } from '../ledger/pool-port.js';
+import { toJsonValue } from '../resources/json-values.js';
+
+export const MAX_TRANSACTIONS_PER_REQUEST = 40;
+
+export interface PoolRouteSources {
+  readonly ledger: () => LedgerReader;
+  readonly pool: () => PoolPort;
+  readonly pubKeyHash: () => number;
+}
+
+/** An unconfirmed transaction in ARK 3.0's shape: no block, no confirmations. */
+function unconfirmedResource(transaction: TransactionData, ledger: LedgerReader) {
+  const json = toJsonValue(transaction) as Record<string, unknown>;
+  const { network: _network, recipientId, secondSignature, ...rest } = json;
+  return {
+    ...rest,
+    sender: ledger.chainContext().addressOf(transaction.senderPublicKey),
+    ...(recipientId !== undefined && { recipient: recipientId }),
+    ...(secondSignature !== undefined && { signSignature: secondSignature }),
+  };
+}
+
+/** POST /api/transactions and the unconfirmed transactions of the pool. */
+export function poolRoutes(sources: PoolRouteSources): ServerRoute[] {
+  return [
+    {
+      method: 'POST',
+      path: '/api/transactions',
+      options: {
+        description: 'Submits signed transactions to the pool; each refusal gives its reason',
+        tags: ['api', 'transactions'],
+        validate: {
+          payload: Joi.object({
+            transactions: Joi.array()
+              .items(Joi.object().unknown(true))
+              .min(1)
+              .max(MAX_TRANSACTIONS_PER_REQUEST)
+              .required(),
+          }),
+        },
+        handler: async (request, h) => {
+          const { transactions } = request.payload as { transactions: Record<string, unknown>[] };
+          const parsed: TransactionData[] = [];
+          const positions: number[] = [];
+          const invalid: string[] = [];
+          const errors: Record<string, { type: string; message: string }> = {};
+          transactions.forEach((json, index) => {
+            try {
+              const data = transactionFromJson(json, { network: sources.pubKeyHash() });
+              parsed.push({ ...data, id: data.id ?? transactionId(data) });
+              positions.push(index);
+            } catch (error) {
+              const id = typeof json.id === 'string' ? json.id : `transactions[${index}]`;
+              invalid.push(id);
+              errors[id] = { type: 'ERR_BAD_DATA', message: (error as Error).message };
+            }
+          });
+          const result = await sources.pool().add(parsed);
+          const excess: string[] = [];
+          for (const refusal of result.rejected) {
+            const id =
+              refusal.id ??
+              parsed[refusal.index]?.id ??
+              `transactions[${positions[refusal.index]}]`;
+            (refusal.reason === 'request.tooMany' ? excess : invalid).push(id);
+            errors[id] = { type: refusal.reason, message: refusal.message };
+          }
+          const body = {
+            data: {
+              accept: result.accepted,
+              broadcast: result.accepted,
+              excess,
+              invalid,
+            },
+            ...(Object.keys(errors).length > 0 && { errors }),
+          };
+          return h.response(body).code(result.accepted.length > 0 ? 200 : 422);
+        },
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/transactions/unconfirmed',
+      options: {
+        description: 'Transactions waiting in the pool, best first',
+        tags: ['api', 'transactions'],
+        validate: {
+          query: Joi.object({
+            page: Joi.number().integer().min(1).default(1),
+            limit: Joi.number().integer().min(1).max(100).default(100),
+          }),
+        },
+        handler: (request) => {
+          const { page, limit } = request.query as { page: number; limit: number };
+          const all = sources.pool().all();
+          const ledger = sources.ledger();
+          const data = all
+            .slice((page - 1) * limit, page * limit)
+            .map((transaction) => unconfirmedResource(transaction, ledger));
+          return {
+            meta: {
+              count: data.length,
+              pageCount: Math.max(1, Math.ceil(all.length / limit)),
+              totalCount: all.length,
+            },
+            data,
+          };
+        },
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/transactions/unconfirmed/{id}',
+      options: {
+        description: 'A transaction waiting in the pool',
+        tags: ['api', 'transactions'],
+        validate: { params: Joi.object({ id: Joi.string().hex().length(64).required() }) },
+        handler: (request) => {
+          const transaction = sources.pool().get(request.params.id as string);
+          if (transaction === undefined) {
+            throw Boom.notFound(`transaction ${request.params.id as string} is not in the pool`);
+          }
+          return { data: unconfirmedResource(transaction, sources.ledger()) };
+        },
+      },
+    },
+  ];
+}
