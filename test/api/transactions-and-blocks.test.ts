@@ -1,3 +1,4 @@
+import { Connection } from '@arkecosystem/client';
 import apiPlugin, { type LedgerReader } from '@lni/api';
 import {
   addressFromPassphrase,
@@ -287,6 +288,31 @@ describe.skipIf(postgresSkipReason)(
         nethash: network.network.nethash,
         constants: { activeDelegates: milestone.activeDelegates },
       });
+    });
+
+    it('works with @arkecosystem/client 3.x unchanged', async () => {
+      const client = new Connection(`${uri}/api`).withOptions({ timeout: 20_000 });
+      expect((await client.api('blocks').last()).body.data.height).toBe(3);
+      expect((await client.api('blocks').get('2')).body.data.id).toBe(second.id);
+      const forCarol = await client
+        .api('transactions')
+        .all({ address: carol, orderBy: 'amount:desc' });
+      expect(forCarol.body.meta.totalCount).toBe(2);
+      expect(forCarol.body.data[0]?.amount).toBe('7');
+      expect((await client.api('transactions').get(block2[0]?.id as string)).body.data.sender).toBe(
+        aliceAddress,
+      );
+      expect((await client.api('wallets').get(aliceAddress)).body.data.publicKey).toBe(
+        alicePublicKey,
+      );
+      expect(
+        (await client.api('wallets').transactionsSent(aliceAddress)).body.meta.totalCount,
+      ).toBe(3);
+      expect((await client.api('delegates').get('forger')).body.data.username).toBe('forger');
+      expect((await client.api('node').crypto()).body.data.network.nethash).toBe(
+        network.network.nethash,
+      );
+      expect((await client.api('transactions').types()).body.data[1].Transfer).toBe(0);
     });
   },
 );
