@@ -21,6 +21,16 @@ export interface ChainPort {
    * it is trusted. Optional: without it a peer passing the handshake is trusted.
    */
   verifyPeer?(peer: PeerAddress, status: ChainStatus): Promise<PeerVerdict>;
+  /**
+   * Ids of our blocks at `heights` (heights above ours are left out). Sync needs it to find
+   * the block it has in common with a peer on a fork; without it forks are not resolved.
+   */
+  blockIds?(heights: readonly number[]): Promise<readonly BlockReference[]>;
+  /**
+   * Rolls our chain back so that the block at `height` is the last one (its transactions go
+   * back to the pool). Sync calls it on a fork, before following the chain most peers follow.
+   */
+  revertTo?(height: number): Promise<void>;
 }
 
 export interface BlockReference {

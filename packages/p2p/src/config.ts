@@ -36,6 +36,22 @@ export interface P2POptions {
     readonly global: RateLimit;
     readonly messages: Readonly<Record<MessageName, RateLimit>>;
   };
+  readonly sync: {
+    /** false: no sync unless a caller runs `blockSync.sync()` (tests, tools). */
+    readonly enabled: boolean;
+    /** Seconds between checks of the peers' heights; 0 syncs only when something wakes it. */
+    readonly intervalSeconds: number;
+    /** Blocks per getBlocks request (at most 400). */
+    readonly batchSize: number;
+    /** Batches downloading while one is applied, spread over the peers ahead. */
+    readonly parallelDownloads: number;
+  };
+  readonly broadcast: {
+    /** Most nodes a block or transaction travels through. */
+    readonly maxHops: number;
+    /** Blocks and transactions remembered as already passed on. */
+    readonly seenCapacity: number;
+  };
   readonly penalties: {
     readonly malformedMessage: number;
     readonly rateLimited: number;
@@ -61,6 +77,8 @@ const messageDefaults: Record<MessageName, [number, number]> = {
   postBlock: [2, 4],
   postTransactions: [25, 1],
   getNetworkState: [10, 1],
+  getCurrentRound: [10, 1],
+  getTransactionsForForging: [10, 1],
 };
 
 export const p2pConfigSchema = Joi.object<P2POptions>({
@@ -90,6 +108,16 @@ export const p2pConfigSchema = Joi.object<P2POptions>({
     messages: Joi.object(
       Object.fromEntries(MESSAGE_NAMES.map((name) => [name, rateLimit(...messageDefaults[name])])),
     ).default(),
+  }).default(),
+  sync: Joi.object({
+    enabled: Joi.boolean().default(true),
+    intervalSeconds: Joi.number().min(0).default(8),
+    batchSize: Joi.number().integer().min(1).max(400).default(400),
+    parallelDownloads: Joi.number().integer().min(1).max(16).default(3),
+  }).default(),
+  broadcast: Joi.object({
+    maxHops: Joi.number().integer().min(0).max(10).default(5),
+    seenCapacity: Joi.number().integer().min(100).default(50_000),
   }).default(),
   penalties: Joi.object({
     malformedMessage: Joi.number().integer().min(0).default(10),

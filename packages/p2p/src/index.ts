@@ -1,6 +1,10 @@
+export * from './broadcast/broadcaster.js';
+export * from './broadcast/seen-set.js';
 export * from './chain-port.js';
 export * from './config.js';
 export * from './errors.js';
+export * from './forging/forging-port.js';
+export * from './forging/network-state.js';
 export * from './limits/connection-gate.js';
 export * from './limits/ip-matcher.js';
 export * from './limits/message-limiter.js';
@@ -18,4 +22,6 @@ export * from './protocol/message-names.js';
 export * from './protocol/messages.js';
 export * from './server/handshake-auth.js';
 export * from './server/p2p-server.js';
+export * from './sync/block-sync.js';
+export * from './sync/sync-plan.js';
 export { p2pPlugin as default } from './plugin.js';

@@ -1,6 +1,9 @@
 import { asFunction } from 'awilix';
 import { definePlugin } from '@lni/kernel';
+import { Broadcaster } from './broadcast/broadcaster.js';
 import type { ChainPort } from './chain-port.js';
+import type { ForgingPort } from './forging/forging-port.js';
+import { NetworkStateReader } from './forging/network-state.js';
 import { P2PError } from './errors.js';
 import { p2pConfigSchema, p2pEnvironment, type P2POptions } from './config.js';
 import './events.js';
@@ -10,6 +13,7 @@ import { PeerRepository } from './peers/peer-repository.js';
 import { PenaltyBox } from './peers/penalty-box.js';
 import { loadSeedList } from './peers/seed-list.js';
 import { P2PServer } from './server/p2p-server.js';
+import { BlockSync } from './sync/block-sync.js';
 
 declare module '@lni/kernel' {
   interface Cradle {
@@ -25,15 +29,28 @@ declare module '@lni/kernel' {
     readonly peerNetwork: PeerNetwork;
     /** Seeds, getPeers discovery and the periodic refresh of peers. */
     readonly peerDiscovery: PeerDiscovery;
+    /**
+     * What a forger needs from the ledger (round, transactions for the next block). Registered
+     * by the `state` plugin; p2p resolves it only when a forger asks.
+     */
+    readonly p2pForging: ForgingPort;
+    /** The network as a forger judges it (heights, quorum, blocks above ours). */
+    readonly networkStateReader: NetworkStateReader;
+    /** Passes accepted blocks and transactions on to peers. */
+    readonly broadcaster: Broadcaster;
+    /** Catches up with peers ahead of us, and leaves a fork most peers left. */
+    readonly blockSync: BlockSync;
   }
 }
 
 /**
- * The P2P plugin. It will depend on `state`, which registers `p2pChain`; until that plugin
- * exists, `dependsOn` stays empty and whoever starts p2p registers `p2pChain` first.
+ * The P2P plugin. The ledger (`state`) registers `p2pChain` and `p2pForging`; it is an optional
+ * dependency so that state boots first (its chain loaded) when both run, while tests can stand
+ * in for it with a plugin of their own.
  */
 export const p2pPlugin = definePlugin<P2POptions>({
   name: 'p2p',
+  dependsOn: { optional: ['state'] },
   configSchema: p2pConfigSchema,
   environment: p2pEnvironment,
   register({ container, options, logger, events }) {
@@ -74,36 +91,94 @@ export const p2pPlugin = definePlugin<P2POptions>({
             acceptLocalPeers: options.acceptLocalPeers,
           }),
       ).singleton(),
+      networkStateReader: asFunction(
+        ({ p2pChain, peerNetwork }: { p2pChain: ChainPort; peerNetwork: PeerNetwork }) =>
+          new NetworkStateReader({ chain: p2pChain, network: peerNetwork, logger }),
+      ).singleton(),
+      broadcaster: asFunction(
+        ({ peerNetwork }: { peerNetwork: PeerNetwork }) =>
+          new Broadcaster({ network: peerNetwork, logger, ...options.broadcast }),
+      ).singleton(),
+      blockSync: asFunction(
+        ({
+          p2pChain,
+          peerNetwork,
+          peerRepository,
+        }: {
+          p2pChain: ChainPort;
+          peerNetwork: PeerNetwork;
+          peerRepository: PeerRepository;
+        }) =>
+          new BlockSync({
+            chain: p2pChain,
+            network: peerNetwork,
+            peers: peerRepository,
+            logger,
+            batchSize: options.sync.batchSize,
+            parallelDownloads: options.sync.parallelDownloads,
+          }),
+      ).singleton(),
       p2pServer: asFunction(
         ({
           p2pChain,
           peerRepository,
           peerNetwork,
+          networkStateReader,
+          broadcaster,
+          blockSync,
         }: {
           p2pChain: ChainPort;
           peerRepository: PeerRepository;
           peerNetwork: PeerNetwork;
-        }) => new P2PServer({ p2pOptions: options, p2pChain, peerRepository, peerNetwork, logger }),
+          networkStateReader: NetworkStateReader;
+          broadcaster: Broadcaster;
+          blockSync: BlockSync;
+        }) =>
+          new P2PServer({
+            p2pOptions: options,
+            p2pChain,
+            peerRepository,
+            peerNetwork,
+            logger,
+            forging: () =>
+              container.hasRegistration('p2pForging') ? container.cradle.p2pForging : undefined,
+            networkState: () => networkStateReader.read(),
+            hooks: {
+              blockAccepted: (block, hops, from) => broadcaster.block(block, hops, from),
+              blockRejected: () => {
+                if (options.sync.enabled) blockSync.wake();
+              },
+              transactionsAccepted: (transactions, hops, from) =>
+                broadcaster.transactions(transactions, hops, from),
+            },
+          }),
       ).singleton(),
     });
   },
-  async boot({ container, options, paths, logger }) {
+  async boot({ container, options, paths, logger, events }) {
     if (!container.hasRegistration('p2pChain')) {
       throw new P2PError(
         'ERR_P2P_NO_CHAIN',
         'p2p needs the ledger registered as p2pChain (the state plugin does this); none is',
       );
     }
-    const { p2pServer, peerDiscovery } = container.cradle;
+    const { p2pServer, peerDiscovery, blockSync } = container.cradle;
     await p2pServer.start();
     const seeds = await loadSeedList(paths.config);
     const added = await peerDiscovery.seed(seeds);
     logger.info({ seeds: seeds.length, added }, 'Seed peers dialled');
     peerDiscovery.start(options.discoveryIntervalSeconds);
+    if (options.sync.enabled) {
+      // A new peer may be ahead of us; so may the network after a restart.
+      events.on('peer.added', () => blockSync.wake());
+      blockSync.start(options.sync.intervalSeconds * 1000);
+      blockSync.wake();
+    }
   },
   async dispose({ container }) {
-    const { p2pServer, peerNetwork, peerDiscovery } = container.cradle;
+    const { p2pServer, peerNetwork, peerDiscovery, blockSync } = container.cradle;
     peerDiscovery.stop();
+    await blockSync.settle();
     await peerNetwork.disconnectAll();
     await p2pServer.stop();
   },

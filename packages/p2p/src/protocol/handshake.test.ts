@@ -12,8 +12,24 @@ describe('checkHandshake', () => {
     });
   });
 
+  it('accepts a forger, which listens nowhere, without a port', () => {
+    const headers = toHeaderRecord({ ...ours, port: 0, role: 'forger' });
+    expect(checkHandshake(headers, ours)).toEqual({
+      ok: true,
+      headers: { ...ours, port: 0, role: 'forger' },
+    });
+  });
+
   it.each([
     [{ 'x-version': '3.0.0', 'x-port': '4000' }, /x-nethash is missing/],
+    [
+      { 'x-nethash': ours.nethash, 'x-version': '3.0.0', 'x-port': '0', 'x-role': 'relay' },
+      /x-role must be "forger"/,
+    ],
+    [
+      { 'x-nethash': 'cd'.repeat(32), 'x-version': '3.0.0', 'x-port': '0', 'x-role': 'forger' },
+      /wrong network/,
+    ],
     [{ 'x-nethash': 'cd'.repeat(32), 'x-version': '3.0.0', 'x-port': '4000' }, /wrong network/],
     [
       { 'x-nethash': ours.nethash, 'x-version': '4.0.0', 'x-port': '4000' },

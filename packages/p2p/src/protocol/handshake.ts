@@ -4,17 +4,25 @@ import semver from 'semver';
 export interface HandshakeHeaders {
   readonly nethash: string;
   readonly version: string;
-  /** The P2P port the client listens on, so the server can connect back. */
+  /** The P2P port the client listens on, so the server can connect back (0 for a forger). */
   readonly port: number;
+  /** `forger`: a forger process, which listens nowhere and is not dialled back as a peer. */
+  readonly role?: 'forger';
 }
 
-export const HEADER_NAMES = { nethash: 'x-nethash', version: 'x-version', port: 'x-port' } as const;
+export const HEADER_NAMES = {
+  nethash: 'x-nethash',
+  version: 'x-version',
+  port: 'x-port',
+  role: 'x-role',
+} as const;
 
 export function toHeaderRecord(headers: HandshakeHeaders): Record<string, string> {
   return {
     [HEADER_NAMES.nethash]: headers.nethash,
     [HEADER_NAMES.version]: headers.version,
     [HEADER_NAMES.port]: String(headers.port),
+    ...(headers.role && { [HEADER_NAMES.role]: headers.role }),
   };
 }
 
@@ -39,6 +47,13 @@ export function checkHandshake(
   }
   const compatible = checkVersion(version, ours.version);
   if (compatible !== undefined) return { ok: false, reason: compatible };
+  const role = single(raw[HEADER_NAMES.role]);
+  if (role === 'forger') {
+    return { ok: true, headers: { nethash, version: version as string, port: 0, role } };
+  }
+  if (role !== undefined) {
+    return { ok: false, reason: `header ${HEADER_NAMES.role} must be "forger" when present` };
+  }
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 1 || port > 65_535) {
     return { ok: false, reason: `header ${HEADER_NAMES.port} must be a port number (1-65535)` };

@@ -7,6 +7,8 @@ export const MESSAGE_NAMES = [
   'postBlock',
   'postTransactions',
   'getNetworkState',
+  'getCurrentRound',
+  'getTransactionsForForging',
 ] as const;
 
 export type MessageName = (typeof MESSAGE_NAMES)[number];
@@ -19,6 +21,8 @@ const groups: Record<MessageName, string> = {
   postBlock: 'blocks',
   postTransactions: 'transactions',
   getNetworkState: 'internal',
+  getCurrentRound: 'internal',
+  getTransactionsForForging: 'internal',
 };
 
 /** Route id (`p2p.peer.getStatus`), which nes clients use as the request path. */

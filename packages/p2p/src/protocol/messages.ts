@@ -7,7 +7,8 @@ export const MAX_TRANSACTIONS_PER_POST = 40;
 export const MAX_COMMON_BLOCK_IDS = 20;
 export const MAX_PEERS_PER_ANSWER = 500;
 
-const blockId = Joi.string().hex().length(64);
+// ARK's ids are the decimal of 8 bytes of the hash until the idFullSha256 milestone, 64 hex after.
+const blockId = Joi.string().pattern(/^(?:[0-9a-fA-F]{64}|\d{1,20})$/, 'block id');
 // A pattern rather than joi's hex({ byteAligned }), which would pad an odd-length string.
 const hexBytes = (maxBytes: number) =>
   Joi.string()
@@ -110,12 +111,19 @@ export const blocksResponseSchema = Joi.array()
   .items(hexBytes(MAX_BLOCK_BYTES))
   .max(MAX_BLOCKS_PER_REQUEST);
 
+/** Most times a block or transaction is passed on from node to node. */
+export const MAX_HOPS = 10;
+/** How many nodes passed the message on before it reached us; 0 from its origin. */
+const hops = Joi.number().integer().min(0).max(MAX_HOPS).default(0);
+
 export interface PostBlockRequest {
   readonly block: string;
+  readonly hops: number;
 }
 
 export const postBlockRequestSchema = Joi.object<PostBlockRequest>({
   block: hexBytes(MAX_BLOCK_BYTES).required(),
+  hops,
 });
 
 export interface PostBlockResponse {
@@ -127,6 +135,7 @@ export interface PostBlockResponse {
 
 export interface PostTransactionsRequest {
   readonly transactions: readonly string[];
+  readonly hops: number;
 }
 
 export const postTransactionsRequestSchema = Joi.object<PostTransactionsRequest>({
@@ -135,6 +144,7 @@ export const postTransactionsRequestSchema = Joi.object<PostTransactionsRequest>
     .min(1)
     .max(MAX_TRANSACTIONS_PER_POST)
     .required(),
+  hops,
 });
 
 export interface PostTransactionsResponse {
@@ -142,10 +152,88 @@ export interface PostTransactionsResponse {
   readonly invalid: readonly { readonly index: number; readonly reason: string }[];
 }
 
+export const postBlockResponseSchema = Joi.object<PostBlockResponse>({
+  status: Joi.string().valid('accepted', 'known', 'rejected').required(),
+  reason: Joi.string().max(1_000),
+  height: Joi.number().integer().min(0).required(),
+});
+
+export const postTransactionsResponseSchema = Joi.object<PostTransactionsResponse>({
+  accepted: Joi.array()
+    .items(Joi.string().hex().length(64))
+    .max(MAX_TRANSACTIONS_PER_POST)
+    .required(),
+  invalid: Joi.array()
+    .items(
+      Joi.object({
+        index: Joi.number().integer().min(0).required(),
+        reason: Joi.string().required(),
+      }),
+    )
+    .max(MAX_TRANSACTIONS_PER_POST)
+    .required(),
+});
+
+/** getNetworkState: the NetworkState of `forging/forging-port.ts` as JSON. */
 export interface NetworkStateResponse {
-  readonly height: number;
+  readonly nodeHeight: number;
+  readonly networkHeight: number;
   readonly peers: number;
+  readonly quorum: number;
+  readonly blocksAboveHeight: readonly {
+    readonly id: string;
+    readonly height: number;
+    readonly generatorPublicKey: string;
+  }[];
 }
+
+export const networkStateResponseSchema = Joi.object<NetworkStateResponse>({
+  nodeHeight: Joi.number().integer().min(0).required(),
+  networkHeight: Joi.number().integer().min(0).required(),
+  peers: Joi.number().integer().min(0).required(),
+  quorum: Joi.number().min(0).max(1).required(),
+  blocksAboveHeight: Joi.array()
+    .items(
+      Joi.object({
+        id: blockId.required(),
+        height: Joi.number().integer().min(1).required(),
+        generatorPublicKey: publicKey.required(),
+      }),
+    )
+    .max(MAX_PEERS_PER_ANSWER)
+    .required(),
+});
+
+/** getCurrentRound: the ForgingRound of `forging/forging-port.ts`, the reward as a decimal string. */
+export interface CurrentRoundResponse {
+  readonly round: number;
+  readonly reward: string;
+  readonly slotTimestamp: number;
+  readonly canForge: boolean;
+  readonly currentForger: string;
+  readonly nextForger: string;
+  readonly lastBlock: BlockReference;
+  readonly msUntilNextSlot: number;
+}
+
+export const currentRoundResponseSchema = Joi.object<CurrentRoundResponse>({
+  round: Joi.number().integer().min(1).required(),
+  reward: amount.required(),
+  slotTimestamp: Joi.number().integer().min(0).required(),
+  canForge: Joi.boolean().required(),
+  currentForger: publicKey.required(),
+  nextForger: publicKey.required(),
+  lastBlock: Joi.object({
+    id: blockId.required(),
+    height: Joi.number().integer().min(1).required(),
+  }).required(),
+  msUntilNextSlot: Joi.number().min(0).required(),
+});
+
+/** getTransactionsForForging: serialized transactions for the next block, best first. */
+export const transactionsForForgingResponseSchema = Joi.array().items(
+  hexBytes(MAX_TRANSACTION_BYTES),
+);
 
 /** Payload bytes a route accepts; larger bodies are refused before parsing (413). */
 export const MAX_MESSAGE_BYTES = {

@@ -1,7 +1,8 @@
 import Boom from '@hapi/boom';
 import type { Lifecycle, Request, ResponseToolkit, RouteOptions, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
-import type { ChainPort } from '../chain-port.js';
+import type { ChainPort, PeerAddress } from '../chain-port.js';
+import type { ForgingPort, NetworkState } from '../forging/forging-port.js';
 import { remoteAccessRule } from '../limits/remote-access.js';
 import { normaliseIp } from '../limits/ip-matcher.js';
 import { routeId, routePath, type MessageName } from '../protocol/message-names.js';
@@ -15,6 +16,7 @@ import {
   type BlocksRequest,
   type CommonBlocksRequest,
   type CommonBlocksResponse,
+  type CurrentRoundResponse,
   type NetworkStateResponse,
   type PeerListEntry,
   type PostBlockRequest,
@@ -32,6 +34,18 @@ export interface MessageRouteDependencies {
   readonly version: string;
   readonly ports: Readonly<Record<string, number>>;
   readonly remoteAccess: readonly string[];
+  /** The ledger's forging data (`p2pForging`), resolved when a forger asks; undefined when absent. */
+  readonly forging: () => ForgingPort | undefined;
+  readonly networkState: () => Promise<NetworkState>;
+  /** What happens after the ledger judged a posted block or transactions (broadcast, sync). */
+  readonly hooks?: MessageHooks;
+}
+
+export interface MessageHooks {
+  blockAccepted?(blockHex: string, hops: number, from: PeerAddress): void;
+  /** The ledger did not take a block (not the next one): we may be behind or on a fork. */
+  blockRejected?(from: PeerAddress): void;
+  transactionsAccepted?(transactionsHex: readonly string[], hops: number, from: PeerAddress): void;
 }
 
 const noPayload = Joi.object({}).allow(null);
@@ -42,6 +56,13 @@ export function messageRoutes(deps: MessageRouteDependencies): ServerRoute[] {
   const sender = (request: Request) => {
     const credentials = peerCredentials(request.auth.credentials);
     return { ip: normaliseIp(request.info.remoteAddress), port: credentials.port };
+  };
+
+  const internal = remoteAccessRule(deps.remoteAccess);
+  const forgingPort = (): ForgingPort => {
+    const port = deps.forging();
+    if (!port) throw Boom.serverUnavailable('this node has no ledger to forge on (p2pForging)');
+    return port;
   };
 
   return [
@@ -76,11 +97,14 @@ export function messageRoutes(deps: MessageRouteDependencies): ServerRoute[] {
       postBlockRequestSchema,
       async (request): Promise<PostBlockResponse> => {
         const from = sender(request);
-        const verdict = await chain.acceptBlock((request.payload as PostBlockRequest).block, from);
+        const { block, hops } = request.payload as PostBlockRequest;
+        const verdict = await chain.acceptBlock(block, from);
         if (verdict.status === 'invalid') {
           peers.penalise(from.ip, 'invalidBlock', verdict.reason);
           throw Boom.badData(`invalid block: ${verdict.reason}`);
         }
+        if (verdict.status === 'accepted') deps.hooks?.blockAccepted?.(block, hops, from);
+        if (verdict.status === 'rejected') deps.hooks?.blockRejected?.(from);
         const height = chain.status().height;
         return verdict.status === 'rejected'
           ? { status: 'rejected', reason: verdict.reason, height }
@@ -92,17 +116,35 @@ export function messageRoutes(deps: MessageRouteDependencies): ServerRoute[] {
       'postTransactions',
       postTransactionsRequestSchema,
       async (request): Promise<PostTransactionsResponse> => {
-        const { transactions } = request.payload as PostTransactionsRequest;
-        const verdict = await chain.acceptTransactions(transactions, sender(request));
+        const { transactions, hops } = request.payload as PostTransactionsRequest;
+        const from = sender(request);
+        const verdict = await chain.acceptTransactions(transactions, from);
+        const invalid = new Set(verdict.invalid.map((entry) => entry.index));
+        const valid = transactions.filter((_hex, index) => !invalid.has(index));
+        if (verdict.accepted.length > 0 && valid.length > 0) {
+          deps.hooks?.transactionsAccepted?.(valid, hops, from);
+        }
         return { accepted: [...verdict.accepted], invalid: [...verdict.invalid] };
       },
       { maxBytes: MAX_MESSAGE_BYTES.postTransactions },
     ),
+    route('getNetworkState', noPayload, (): Promise<NetworkStateResponse> => deps.networkState(), {
+      extra: internal,
+    }),
     route(
-      'getNetworkState',
+      'getCurrentRound',
       noPayload,
-      (): NetworkStateResponse => ({ height: chain.status().height, peers: peers.size }),
-      { extra: remoteAccessRule(deps.remoteAccess) },
+      async (): Promise<CurrentRoundResponse> => {
+        const round = await forgingPort().currentRound();
+        return { ...round, reward: round.reward.toString() };
+      },
+      { extra: internal },
+    ),
+    route(
+      'getTransactionsForForging',
+      noPayload,
+      async (): Promise<string[]> => [...(await forgingPort().transactionsForForging())],
+      { extra: internal },
     ),
   ];
 }

@@ -266,7 +266,13 @@ describe('internal endpoints', () => {
   it('answer the remoteAccess IPs and refuse others with 403', async () => {
     const open = await node({ chain: new MemoryChain({ height: 7 }) });
     const state = await (await clientOf(open)).request('getNetworkState', {}, Joi.object());
-    expect(state).toEqual({ height: 7, peers: 0 });
+    expect(state).toEqual({
+      nodeHeight: 7,
+      networkHeight: 7,
+      peers: 0,
+      quorum: 0,
+      blocksAboveHeight: [],
+    });
 
     const closed = await node({ options: { remoteAccess: ['10.0.0.0/8'] } });
     const error = await failure((await clientOf(closed)).request('getNetworkState', {}, Joi.any()));

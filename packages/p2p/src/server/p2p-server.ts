@@ -3,6 +3,7 @@ import Hapi, { type Lifecycle, type Request, type ResponseToolkit } from '@hapi/
 import Nes from '@hapi/nes';
 import type { Logger } from '@lni/kernel';
 import type { ChainPort } from '../chain-port.js';
+import type { ForgingPort, NetworkState } from '../forging/forging-port.js';
 import type { P2POptions } from '../config.js';
 import { ConnectionGate } from '../limits/connection-gate.js';
 import { normaliseIp } from '../limits/ip-matcher.js';
@@ -12,7 +13,7 @@ import { MAX_MESSAGE_BYTES } from '../protocol/messages.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
 import { HANDSHAKE_STRATEGY, peerCredentials, registerHandshakeAuth } from './handshake-auth.js';
-import { messageRoutes } from './message-routes.js';
+import { messageRoutes, type MessageHooks } from './message-routes.js';
 
 export interface P2PServerDependencies {
   readonly p2pOptions: P2POptions;
@@ -20,6 +21,9 @@ export interface P2PServerDependencies {
   readonly peerRepository: PeerRepository;
   readonly peerNetwork: PeerNetwork;
   readonly logger: Logger;
+  readonly forging: () => ForgingPort | undefined;
+  readonly networkState: () => Promise<NetworkState>;
+  readonly hooks?: MessageHooks;
 }
 
 const BAN_DROP_GRACE_MS = 200;
@@ -86,6 +90,9 @@ export class P2PServer {
         version: p2pOptions.version,
         ports: p2pOptions.ports,
         remoteAccess: p2pOptions.remoteAccess,
+        forging: this.deps.forging,
+        networkState: this.deps.networkState,
+        ...(this.deps.hooks && { hooks: this.deps.hooks }),
       }),
     );
     // The grace lets the answer that caused the ban (and says why) reach the peer first.
@@ -119,7 +126,8 @@ export class P2PServer {
   /** A peer that passed the handshake: dial it back to learn its status and add it. */
   private welcome(remoteAddress: string, credentials: unknown): void {
     const ip = normaliseIp(remoteAddress);
-    const { port } = peerCredentials(credentials);
+    const { port, role } = peerCredentials(credentials);
+    if (role === 'forger') return; // a forger listens nowhere: nothing to dial back
     const { peerNetwork, peerRepository, logger } = this.deps;
     if (peerRepository.has(ip, port) || peerRepository.isFull) return;
     peerNetwork.connect(ip, port).then(

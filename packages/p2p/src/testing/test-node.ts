@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChainPort } from '../chain-port.js';
+import type { ForgingPort } from '../forging/forging-port.js';
 import { p2pPlugin } from '../plugin.js';
 import type { SeedPeer } from '../peers/seed-list.js';
 import { MemoryChain } from './memory-chain.js';
@@ -38,6 +39,8 @@ export const relaxedLimits = {
 export async function startTestNode(
   input: {
     readonly chain?: MemoryChain;
+    /** Registered as `p2pForging` when given, as the state plugin will register the ledger's. */
+    readonly forging?: ForgingPort;
     readonly seeds?: readonly SeedPeer[];
     readonly options?: Readonly<Record<string, unknown>>;
     readonly env?: Readonly<Record<string, string>>;
@@ -56,7 +59,10 @@ export async function startTestNode(
   }
   const ledger: Plugin<object> = {
     name: 'ledger-stub',
-    register: ({ container }) => container.register({ p2pChain: asValue<ChainPort>(chain) }),
+    register: ({ container }) => {
+      container.register({ p2pChain: asValue<ChainPort>(chain) });
+      if (input.forging) container.register({ p2pForging: asValue(input.forging) });
+    },
   };
   let kernel: TestKernel;
   try {
@@ -73,6 +79,7 @@ export async function startTestNode(
             discoveryIntervalSeconds: 0,
             acceptLocalPeers: true,
             requestTimeoutMs: 3_000,
+            sync: { enabled: false },
             ...relaxedLimits,
             ...input.options,
           },

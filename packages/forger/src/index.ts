@@ -1,0 +1,11 @@
+export * from './delegates/bip38.js';
+export * from './delegates/delegate-secrets.js';
+export * from './forging/block-assembler.js';
+export * from './forging/forger-service.js';
+export * from './forging/forging-decision.js';
+export * from './forging/relay-port.js';
+export * from './plugin.js';
+export * from './relay/nes-relay-client.js';
+export * from './relay/relay-address.js';
+export * from './relay/relay-error.js';
+export { forgerPlugin as default } from './plugin.js';

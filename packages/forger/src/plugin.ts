@@ -1,0 +1,129 @@
+import { asValue } from 'awilix';
+import {
+  deserializeTransaction,
+  forgeBlock,
+  loadNetworkConfig,
+  Milestones,
+  serializeFullBlock,
+  type KeyPair,
+} from '@lni/crypto';
+import { definePlugin } from '@lni/kernel';
+import Joi from 'joi';
+import { join } from 'node:path';
+import { readDelegateKeys } from './delegates/delegate-secrets.js';
+import type { BlockAssembler } from './forging/block-assembler.js';
+import { ForgerService } from './forging/forger-service.js';
+import { NesRelayClient } from './relay/nes-relay-client.js';
+import { parseRelayAddress, relaysOptionSchema, type RelayAddress } from './relay/relay-address.js';
+
+export interface ForgerOptions {
+  /** Relays to follow and post to, `host:port`, the first that answers leads. */
+  readonly relays: readonly string[];
+  /** Smallest share of the relay's peers that must agree with its last block. */
+  readonly minimumQuorum: number;
+  /** Forge although the relay has no peers (a development network with one node). */
+  readonly allowSingleNode: boolean;
+  /** Password of the BIP38 secret in delegates.json. */
+  readonly password?: string;
+  /** The P2P protocol version announced to the relay. */
+  readonly version: string;
+  readonly requestTimeoutMs: number;
+}
+
+export const forgerConfigSchema = Joi.object<ForgerOptions>({
+  relays: relaysOptionSchema,
+  minimumQuorum: Joi.number().min(0).max(1).default(0.66),
+  allowSingleNode: Joi.boolean().default(false),
+  password: Joi.string().allow(''),
+  version: Joi.string()
+    .pattern(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'semver')
+    .default('3.0.0'),
+  requestTimeoutMs: Joi.number().integer().min(100).default(5_000),
+});
+
+export const forgerEnvironment = {
+  CORE_FORGER_RELAYS: 'relays',
+  CORE_FORGER_PASSWORD: 'password',
+} as const;
+
+declare module '@lni/kernel' {
+  interface Cradle {
+    /** The slot loop; registered at boot, once the delegates' keys are read. */
+    readonly forger: ForgerService;
+  }
+}
+
+/**
+ * The forger plugin: reads the delegates' keys from `<config>/delegates.json`, follows the slots
+ * through its relays' internal P2P endpoints, and forges and posts a block in each slot of one
+ * of its delegates. The same plugin runs in core mode (relay on loopback) and in forger mode.
+ */
+export const forgerPlugin = definePlugin<ForgerOptions>({
+  name: 'forger',
+  // In core mode the relay is this node's own p2p server: let it listen before the first slot.
+  dependsOn: { optional: ['p2p'] },
+  configSchema: forgerConfigSchema,
+  environment: forgerEnvironment,
+  register() {
+    // Everything the forger needs is read at boot: the delegates' file and the network config.
+  },
+  async boot({ container, options, paths, logger }) {
+    const config = loadNetworkConfig(join(paths.config, 'crypto'));
+    const milestones = new Milestones(config.milestones);
+    const delegates: KeyPair[] = await readDelegateKeys(join(paths.config, 'delegates.json'), {
+      password: async () => options.password,
+    });
+    const relays = options.relays.map(
+      (text) =>
+        new NesRelayClient({
+          address: parseRelayAddress(text) as RelayAddress,
+          nethash: config.network.nethash,
+          version: options.version,
+          timeoutMs: options.requestTimeoutMs,
+          logger,
+        }),
+    );
+    const forger = new ForgerService({
+      relays,
+      delegates,
+      rules: { minimumQuorum: options.minimumQuorum, allowSingleNode: options.allowSingleNode },
+      assemble: cryptoBlockAssembler(milestones),
+      logger,
+    });
+    container.register({ forger: asValue(forger), forgerRelays: asValue(relays) });
+    if (delegates.length === 0) {
+      logger.warn({ file: join(paths.config, 'delegates.json') }, 'No delegates to forge for');
+    }
+    forger.start();
+  },
+  async dispose({ container }) {
+    if (!container.hasRegistration('forger')) return;
+    await container.cradle.forger.stop();
+    const relays = container.resolve<NesRelayClient[]>('forgerRelays');
+    await Promise.allSettled(relays.map((relay) => relay.disconnect()));
+  },
+});
+
+/** Builds blocks with @lni/crypto: the relay's hex transactions decoded, the block forged and encoded. */
+export function cryptoBlockAssembler(milestones: Milestones): BlockAssembler {
+  return (template) => {
+    const block = forgeBlock({
+      keys: template.keys,
+      previousBlock: template.previousBlock,
+      timestamp: template.timestamp,
+      reward: template.reward,
+      transactions: template.transactions.map((hex) =>
+        deserializeTransaction(Buffer.from(hex, 'hex')),
+      ),
+      milestones,
+    });
+    return {
+      id: block.id,
+      height: block.height,
+      numberOfTransactions: block.numberOfTransactions,
+      serialized: serializeFullBlock(block, milestones).toString('hex'),
+    };
+  };
+}
+
+export default forgerPlugin;

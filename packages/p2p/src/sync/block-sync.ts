@@ -1,0 +1,309 @@
+import type { Logger } from '@lni/kernel';
+import type { BlockHeader, ChainPort } from '../chain-port.js';
+import { PeerResponseError } from '../errors.js';
+import type { PeerClient } from '../peers/peer-client.js';
+import type { PeerNetwork } from '../peers/peer-network.js';
+import type { PeerRepository } from '../peers/peer-repository.js';
+import {
+  MAX_BLOCKS_PER_REQUEST,
+  MAX_COMMON_BLOCK_IDS,
+  blocksResponseSchema,
+  commonBlocksResponseSchema,
+  statusResponseSchema,
+} from '../protocol/messages.js';
+import { chooseSyncPlan, onOurChain, type PeerOnChain } from './sync-plan.js';
+
+export interface BlockSyncDeps {
+  readonly chain: ChainPort;
+  readonly network: PeerNetwork;
+  readonly peers: PeerRepository;
+  readonly logger: Logger;
+  /** Blocks per getBlocks request (at most 400). */
+  readonly batchSize: number;
+  /** Batches downloaded ahead of the one being applied, spread over the peers. */
+  readonly parallelDownloads: number;
+}
+
+export type SyncOutcome =
+  | { readonly kind: 'up-to-date'; readonly height: number }
+  | { readonly kind: 'synced'; readonly from: number; readonly height: number }
+  | { readonly kind: 'stalled'; readonly height: number; readonly reason: string };
+
+/**
+ * Brings our chain to the network's: when peers report a higher height it downloads batches
+ * from several of them at once and applies them in order while the next batches download. On a
+ * fork followed by most peers it rolls back to the common block first. One run at a time.
+ */
+export class BlockSync {
+  private current: Promise<SyncOutcome> | undefined;
+  private again = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: BlockSyncDeps) {}
+
+  /** Checks the peers every `intervalMs` (0: only when woken). */
+  start(intervalMs: number): void {
+    this.stop();
+    if (intervalMs <= 0) return;
+    this.timer = setInterval(() => this.wake(), intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Something suggests we are behind (a peer's block did not fit): sync soon. */
+  wake(): void {
+    if (this.closed) return;
+    if (this.current) {
+      this.again = true;
+      return;
+    }
+    this.sync().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'Sync run failed'));
+  }
+
+  /** Runs a sync now, or joins the run in progress. */
+  sync(): Promise<SyncOutcome> {
+    this.current ??= this.run().finally(() => {
+      this.current = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+    return this.current;
+  }
+
+  /** Waits for the run in progress, for a clean stop. */
+  async settle(): Promise<void> {
+    this.closed = true;
+    this.stop();
+    this.again = false;
+    await this.current?.catch(() => undefined);
+  }
+
+  private async run(): Promise<SyncOutcome> {
+    const { chain, logger } = this.deps;
+    const start = chain.status();
+    const peers = await this.survey(start.header);
+    const plan = chooseSyncPlan(start.height, peers);
+    if (plan.kind === 'none') return { kind: 'up-to-date', height: start.height };
+    if (plan.kind === 'fork') {
+      const reverted = await this.leaveFork(plan.sources);
+      if (reverted !== undefined) return reverted;
+    }
+    const from = chain.status().height;
+    const stall = await this.download(plan.sources);
+    const height = chain.status().height;
+    if (height > from) {
+      logger.info({ from, height, peers: plan.sources.length }, 'Synced blocks from peers');
+    }
+    return stall === undefined
+      ? { kind: 'synced', from, height }
+      : { kind: 'stalled', height, reason: stall };
+  }
+
+  /** Asks each connected peer for its status and whether its chain holds our last block. */
+  private async survey(ours: BlockHeader): Promise<PeerOnChain[]> {
+    const { network } = this.deps;
+    const answers = await Promise.all(
+      network.connected().map(async (client): Promise<PeerOnChain | undefined> => {
+        try {
+          const status = await client.request('getStatus', {}, statusResponseSchema);
+          return {
+            client,
+            height: status.height,
+            onOurChain: await onOurChain(client, status, ours),
+          };
+        } catch (error) {
+          network.reportFailure(client, error);
+          return undefined;
+        }
+      }),
+    );
+    return answers.filter((answer) => answer !== undefined);
+  }
+
+  /**
+   * Finds the highest block we share with the peers of the other chain and rolls back to it.
+   * Resolves with an outcome only when it cannot (no common block, or the ledger cannot roll back).
+   */
+  private async leaveFork(sources: readonly PeerOnChain[]): Promise<SyncOutcome | undefined> {
+    const { chain, logger } = this.deps;
+    const ours = chain.status();
+    if (!chain.blockIds || !chain.revertTo) {
+      return { kind: 'stalled', height: ours.height, reason: 'the ledger cannot roll back' };
+    }
+    for (const { client } of sources) {
+      try {
+        const common = await this.findCommonBlock(client, ours.height);
+        if (common === undefined) continue;
+        logger.warn(
+          { height: ours.height, common, peer: client.address },
+          'On a fork: rolling back to the block in common with most peers',
+        );
+        await chain.revertTo(common);
+        return undefined;
+      } catch (error) {
+        this.deps.network.reportFailure(client, error);
+      }
+    }
+    return { kind: 'stalled', height: ours.height, reason: 'no block in common with the fork' };
+  }
+
+  /**
+   * The height of the highest block we share with the peer: our recent ids and ever older ones
+   * first, then the heights between the common one and the next probe, until it is exact.
+   */
+  private async findCommonBlock(client: PeerClient, height: number): Promise<number | undefined> {
+    const blockIds = this.deps.chain.blockIds?.bind(this.deps.chain);
+    if (!blockIds) return undefined;
+    let heights = probeHeights(height);
+    for (;;) {
+      const ours = await blockIds(heights);
+      if (ours.length === 0) return undefined;
+      const answer = await client.request(
+        'getCommonBlocks',
+        { ids: ours.map((block) => block.id) },
+        commonBlocksResponseSchema,
+      );
+      const common = answer.common?.height;
+      if (common === undefined) return undefined;
+      const above = Math.min(...heights.filter((probe) => probe > common), height + 1);
+      if (above - common <= 1) return common;
+      heights = [];
+      for (
+        let probe = above - 1;
+        probe > common && heights.length < MAX_COMMON_BLOCK_IDS;
+        probe--
+      ) {
+        heights.push(probe);
+      }
+      heights.push(common);
+    }
+  }
+
+  /**
+   * The pipeline: up to `parallelDownloads` batches in flight from different peers, applied
+   * strictly in height order. Resolves with the reason it stopped early, if it did.
+   */
+  private async download(sources: readonly PeerOnChain[]): Promise<string | undefined> {
+    const { chain, batchSize, parallelDownloads } = this.deps;
+    const size = Math.min(batchSize, MAX_BLOCKS_PER_REQUEST);
+    const inFlight = new Map<number, Promise<Batch>>();
+    let nextToRequest = chain.status().height + 1;
+    let turn = 0;
+    // Each batch goes to the next peer in turn that has its first block; the others that
+    // have it are asked in turn when that peer fails.
+    const fill = () => {
+      while (inFlight.size < parallelDownloads) {
+        const able = sources.filter((peer) => peer.height >= nextToRequest);
+        if (able.length === 0) return;
+        const first = turn++ % able.length;
+        const order = [...able.slice(first), ...able.slice(0, first)].map((peer) => peer.client);
+        inFlight.set(nextToRequest, this.fetchFromAny(order, nextToRequest, size));
+        nextToRequest += size;
+      }
+    };
+    try {
+      let height = chain.status().height + 1;
+      for (;;) {
+        if (this.closed) return 'the node is stopping';
+        fill();
+        const pending = inFlight.get(height);
+        if (!pending) return undefined; // no peer has more
+        const batch = await pending;
+        inFlight.delete(height);
+        if (batch.blocks.length === 0) return batch.failure;
+        const stopped = await this.apply(batch);
+        if (stopped) return stopped;
+        if (batch.blocks.length < size) return undefined; // the peer has no more
+        height += batch.blocks.length;
+      }
+    } finally {
+      await Promise.allSettled(inFlight.values());
+    }
+  }
+
+  private async fetchFromAny(
+    candidates: readonly PeerClient[],
+    fromHeight: number,
+    limit: number,
+  ): Promise<Batch> {
+    let last: Batch = { source: candidates[0] as PeerClient, blocks: [], failure: 'no peer' };
+    for (const candidate of candidates) {
+      if (this.closed) break;
+      last = await this.fetch(candidate, fromHeight, limit);
+      if (last.failure === undefined) return last;
+    }
+    return last;
+  }
+
+  /** One batch; a peer's rate limit (429) is waited out and asked again, a few times. */
+  private async fetch(source: PeerClient, fromHeight: number, limit: number): Promise<Batch> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const blocks = await source.request(
+          'getBlocks',
+          { fromHeight, limit },
+          blocksResponseSchema,
+        );
+        return { source, blocks };
+      } catch (error) {
+        if (isRateLimited(error) && attempt < RATE_LIMIT_RETRIES && !this.closed) {
+          await new Promise((resolve) => setTimeout(resolve, RATE_LIMIT_WAIT_MS));
+          continue;
+        }
+        this.deps.network.reportFailure(source, error);
+        return { source, blocks: [], failure: `getBlocks from ${source.address} failed` };
+      }
+    }
+  }
+
+  /** Applies a batch in order; resolves with why it stopped when a block was not taken. */
+  private async apply({ source, blocks }: Batch): Promise<string | undefined> {
+    const { chain, peers, logger } = this.deps;
+    for (const block of blocks) {
+      const verdict = await chain.acceptBlock(block, { ip: source.ip, port: source.port });
+      if (verdict.status === 'accepted' || verdict.status === 'known') continue;
+      if (verdict.status === 'invalid') {
+        peers.penalise(source.ip, 'invalidBlock', verdict.reason);
+      }
+      logger.warn(
+        { peer: source.address, height: chain.status().height, reason: verdict.reason },
+        'Sync stopped: a downloaded block was not taken',
+      );
+      return `${source.address}: ${verdict.reason}`;
+    }
+    return undefined;
+  }
+}
+
+const RATE_LIMIT_RETRIES = 5;
+/** ARK 3.0's getBlocks limit is counted per second. */
+const RATE_LIMIT_WAIT_MS = 1_000;
+
+const isRateLimited = (error: unknown): boolean =>
+  error instanceof PeerResponseError && error.statusCode === 429;
+
+interface Batch {
+  readonly source: PeerClient;
+  readonly blocks: readonly string[];
+  readonly failure?: string;
+}
+
+/** Our last heights, then ever further back (1, 2, 4, 8 ... below), to find a common block fast. */
+export function probeHeights(height: number): number[] {
+  const heights: number[] = [];
+  for (let step = 0, back = 0; heights.length < MAX_COMMON_BLOCK_IDS; step++) {
+    const probe = height - back;
+    if (probe < 1) break;
+    heights.push(probe);
+    back = step < 4 ? back + 1 : back * 2;
+  }
+  if (heights.at(-1) !== 1 && heights.length < MAX_COMMON_BLOCK_IDS) heights.push(1);
+  return heights;
+}
