@@ -6,6 +6,7 @@ import {
   type WalletField,
 } from './fields.js';
 import type { Wallet } from './wallet.js';
+import type { SortedFieldIndex } from './wallet-store.js';
 
 /**
  * The repository's handle on one wallet. Every index holds the slot, not the wallet, so that
@@ -16,8 +17,9 @@ export interface WalletSlot {
 }
 
 /** A wallet without a value for the field; sorts after every value (PostgreSQL's NULLS LAST). */
-export const MISSING: unique symbol = Symbol('missing');
-export type IndexKey = FieldValue | typeof MISSING;
+// Typed `symbol`, not `unique symbol`, so index types stay structural (see wallet-store.ts).
+export const MISSING: symbol = Symbol('missing');
+export type IndexKey = FieldValue | symbol;
 
 /** A search key: sits just before (-1) or just after (+1) every entry whose value equals `key`. */
 export interface Bound {
@@ -34,7 +36,7 @@ export const after = (key: IndexKey): Bound => ({ wallet: undefined, key, edge: 
 export function compareKeys(a: IndexKey, b: IndexKey): number {
   if (a === MISSING) return b === MISSING ? 0 : 1;
   if (b === MISSING) return -1;
-  return compareFieldValues(a, b);
+  return compareFieldValues(a as FieldValue, b as FieldValue);
 }
 
 /**
@@ -42,7 +44,7 @@ export function compareKeys(a: IndexKey, b: IndexKey): number {
  * (js-sdsl's red-black tree with subtree sizes), so that counts of a value or a range are exact
  * without visiting the entries.
  */
-export class FieldIndex {
+export class FieldIndex implements SortedFieldIndex {
   readonly #set: OrderedSet<Entry>;
 
   constructor(readonly field: WalletField) {
@@ -56,7 +58,11 @@ export class FieldIndex {
       return compareAddresses(a.wallet.address, b.wallet.address);
     };
     this.#set = new OrderedSet<Entry>([], compare, true);
+    this.compareSlots = compare;
   }
+
+  /** The index's order of two wallets (for sorting a batch before inserting it). */
+  readonly compareSlots: (a: WalletSlot, b: WalletSlot) => number;
 
   get size(): number {
     return this.#set.size();

@@ -240,6 +240,14 @@ describe('wallet repository indexes (property)', () => {
               field.path,
             ).toEqual(expected.map((w) => w.address));
           }
+          // A bulk load of the same wallets builds the same indexes.
+          const loaded = new WalletRepository();
+          loaded.load(wallets);
+          for (const field of WALLET_FIELDS) {
+            const scanOf = (r: WalletRepository) =>
+              [...r.index(field).scan(undefined, undefined, false)].map((w) => w.address);
+            expect(scanOf(loaded), field.path).toEqual(scanOf(repository));
+          }
           for (const w of wallets) {
             if (w.publicKey) expect(repository.byPublicKey(w.publicKey)).toBe(w);
             if (w.attributes.delegate)

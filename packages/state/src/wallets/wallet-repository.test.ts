@@ -121,4 +121,22 @@ describe('WalletRepository', () => {
     repository.release(outer);
     expect(repository.get('DA')?.balance).toBe(1n);
   });
+
+  it('loads many wallets at once, refusing the whole batch on a duplicate', () => {
+    const repository = new WalletRepository();
+    repository.load([
+      { address: 'DA', balance: 5n, publicKey: KEY_A },
+      { address: 'DB', balance: 7n, attributes: { delegate: delegate('bob') } },
+    ]);
+    expect(repository.byPublicKey(KEY_A)?.balance).toBe(5n);
+    expect(repository.byUsername('bob')?.address).toBe('DB');
+    expect(() =>
+      repository.load([
+        { address: 'DC', balance: 1n },
+        { address: 'DD', publicKey: KEY_A },
+      ]),
+    ).toThrow(WalletError);
+    expect(repository.has('DC')).toBe(false);
+    expect(repository.size).toBe(2);
+  });
 });

@@ -3,12 +3,9 @@ import { FieldIndex, type WalletSlot } from './field-index.js';
 import { WALLET_FIELDS, type WalletField, type WalletPart } from './fields.js';
 import type { Wallet } from './wallet.js';
 import { applyChange, emptyWallet, type WalletChange } from './wallet-change.js';
+import type { Checkpoint, WalletStore } from './wallet-store.js';
 
-/** A point to roll back to; checkpoints nest and are closed in reverse order of opening. */
-export interface Checkpoint {
-  readonly depth: number;
-  readonly mark: number;
-}
+export type { Checkpoint } from './wallet-store.js';
 
 interface JournalEntry {
   readonly address: string;
@@ -22,7 +19,7 @@ interface JournalEntry {
  * values: a change replaces the wallet, so a wallet handed out never changes under its holder
  * and a checkpoint restores exactly by putting the earlier values back.
  */
-export class WalletRepository {
+export class WalletRepository implements WalletStore {
   readonly #byAddress = new Map<string, WalletSlot>();
   readonly #byPublicKey = new Map<string, WalletSlot>();
   readonly #byUsername = new Map<string, WalletSlot>();
@@ -100,6 +97,60 @@ export class WalletRepository {
     if (slot) this.#replace(slot, next);
     else this.#insert(next);
     return next;
+  }
+
+  /**
+   * Adds many new wallets at once, as a boot rebuild does: each index is filled in sorted order,
+   * which the tree appends without searching. All wallets are validated (unknown address,
+   * unique public keys and usernames) before any is added, so a refusal adds nothing.
+   */
+  load(wallets: Iterable<{ readonly address: string } & WalletChange>): void {
+    const slots: WalletSlot[] = [];
+    const addresses = new Set<string>();
+    const publicKeys = new Map<string, string>();
+    const usernames = new Map<string, string>();
+    const duplicate = (
+      code:
+        'ERR_WALLET_EXISTS' | 'ERR_WALLET_DUPLICATE_PUBLIC_KEY' | 'ERR_WALLET_DUPLICATE_USERNAME',
+      what: string,
+      address: string,
+    ) => new WalletError(code, `${what}: already held (${address})`, { address });
+    for (const { address, ...change } of wallets) {
+      if (this.#byAddress.has(address) || addresses.has(address)) {
+        throw duplicate('ERR_WALLET_EXISTS', 'address', address);
+      }
+      const wallet = applyChange(emptyWallet(address), change);
+      const { publicKey } = wallet;
+      if (publicKey !== undefined) {
+        if (this.#byPublicKey.has(publicKey) || publicKeys.has(publicKey)) {
+          throw duplicate('ERR_WALLET_DUPLICATE_PUBLIC_KEY', 'publicKey', address);
+        }
+        publicKeys.set(publicKey, address);
+      }
+      const username = wallet.attributes.delegate?.username;
+      if (username !== undefined) {
+        if (this.#byUsername.has(username) || usernames.has(username)) {
+          throw duplicate('ERR_WALLET_DUPLICATE_USERNAME', 'attributes.delegate.username', address);
+        }
+        usernames.set(username, address);
+      }
+      addresses.add(address);
+      slots.push({ wallet });
+    }
+    if (this.#depth > 0) {
+      for (const { wallet } of slots)
+        this.#journal.push({ address: wallet.address, previous: undefined });
+    }
+    for (const slot of slots) {
+      this.#byAddress.set(slot.wallet.address, slot);
+      this.#setKeys(slot, undefined, slot.wallet);
+    }
+    for (const index of this.#indexList) {
+      const read = index.field.read;
+      const present = slots.filter((slot) => read(slot.wallet) !== undefined);
+      present.sort(index.compareSlots);
+      for (const slot of present) index.insert(slot);
+    }
   }
 
   /** Opens a checkpoint: every change after it can be undone with `rollback`. */

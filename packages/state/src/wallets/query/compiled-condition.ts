@@ -1,12 +1,6 @@
 import { WalletQueryError } from '../errors.js';
-import {
-  after,
-  before,
-  compareKeys,
-  MISSING,
-  type Bound,
-  type FieldIndex,
-} from '../field-index.js';
+import { after, before, compareKeys, MISSING, type Bound } from '../field-index.js';
+import type { SortedFieldIndex } from '../wallet-store.js';
 import type { FieldType, FieldValue, WalletField } from '../fields.js';
 import type { Wallet } from '../wallet.js';
 import type { WalletCondition } from './wallet-query.js';
@@ -14,7 +8,7 @@ import type { WalletCondition } from './wallet-query.js';
 /** A condition resolved against its index: the key ranges it covers and a test for one wallet. */
 export interface CompiledCondition {
   readonly field: WalletField;
-  readonly index: FieldIndex;
+  readonly index: SortedFieldIndex;
   /** Disjoint bound pairs in ascending key order; an undefined start is the index's start. */
   readonly ranges: readonly (readonly [Bound | undefined, Bound])[];
   /** Exact number of indexed wallets the ranges hold. */
@@ -51,7 +45,7 @@ const describe = (value: unknown): string =>
 export function compileCondition(
   condition: WalletCondition,
   field: WalletField,
-  index: FieldIndex,
+  index: SortedFieldIndex,
   name: string,
 ): CompiledCondition {
   const read = field.read;

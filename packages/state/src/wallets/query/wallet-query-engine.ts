@@ -1,13 +1,19 @@
 import { WalletQueryError } from '../errors.js';
-import { compareKeys, MISSING, type FieldIndex } from '../field-index.js';
+import { compareKeys, MISSING } from '../field-index.js';
 import { compareAddresses, walletField, type WalletField } from '../fields.js';
 import type { Wallet } from '../wallet.js';
-import type { WalletRepository } from '../wallet-repository.js';
+import type { SortedFieldIndex, WalletStore } from '../wallet-store.js';
 import { compileCondition, type CompiledCondition } from './compiled-condition.js';
 import { DELEGATE_VIEW_FIELDS } from './delegate-fields.js';
 import type { WalletPage, WalletQuery, WalletScope } from './wallet-query.js';
 
 export const DEFAULT_LIMIT = 100;
+
+/** The query engine as plugins see it (an interface, for the same reason as WalletStore). */
+export interface WalletQueries {
+  wallets(query: WalletQuery): WalletPage;
+  delegates(query: WalletQuery): WalletPage;
+}
 
 export type QueryStrategy = 'cost' | 'walk' | 'sort';
 
@@ -31,15 +37,15 @@ interface Plan {
  * a single-field filter is counted from index ranks. Neither path visits every wallet unless
  * the query really matches most of them.
  */
-export class WalletQueryEngine {
-  readonly #repository: WalletRepository;
+export class WalletQueryEngine implements WalletQueries {
+  readonly #repository: WalletStore;
   readonly #strategy: QueryStrategy;
 
   constructor({
     walletRepository,
     queryStrategy = 'cost',
   }: {
-    walletRepository: WalletRepository;
+    walletRepository: WalletStore;
     /** `walk` or `sort` force one path (tests compare both); `cost` picks the cheaper. */
     queryStrategy?: QueryStrategy;
   }) {
@@ -192,7 +198,7 @@ export class WalletQueryEngine {
     return undefined;
   }
 
-  #scopeIndex(scope: WalletScope): FieldIndex {
+  #scopeIndex(scope: WalletScope): SortedFieldIndex {
     return this.#repository.index(scope === 'wallets' ? 'address' : 'attributes.delegate.username');
   }
 

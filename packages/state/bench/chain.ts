@@ -1,0 +1,176 @@
+/**
+ * Block processing benchmark: transactions applied per second in 150-transfer blocks, including
+ * bulk signature verification on the VerificationPool's worker threads, first on state with an
+ * in-memory block store, then with the real PostgreSQL write (skipped if it is unreachable).
+ * Then the boot rebuild from that stored chain. Run: npx tsx packages/state/bench/chain.ts
+ * (env BLOCKS, default 60).
+ */
+import { performance } from 'node:perf_hooks';
+import { VerificationPool, type TransactionData } from '@lni/crypto';
+import { createLogger } from '@lni/kernel';
+import { BlockProcessor } from '../src/blocks/block-processor.js';
+import type { BlockStore, FullBlock } from '../src/blocks/block-store.js';
+import {
+  addressOf,
+  ALICE,
+  BOB,
+  nextBlock,
+  PUB_KEY_HASH,
+  testNetwork,
+  transferOf,
+} from '../src/blocks/__fixtures__/test-chain.js';
+import { openTestStore } from '../src/blocks/__fixtures__/test-database.js';
+import { StateRebuilder } from '../src/chain/state-rebuilder.js';
+import { WalletRepository } from '../src/wallets/wallet-repository.js';
+
+const TX_PER_BLOCK = 150;
+
+/** Blocks are kept in memory; what a store needs for processing only. */
+class MemoryBlockStore implements BlockStore {
+  readonly blocks: FullBlock[] = [];
+  lastBlock = async () => this.blocks[this.blocks.length - 1];
+  blockById = async (id: string) => this.blocks.find((b) => b.id === id);
+  blocksInRange = async (from: number, to: number) =>
+    this.blocks.filter((b) => b.height >= from && b.height <= to);
+  save = async (block: FullBlock) => {
+    this.blocks.push(block);
+  };
+  deleteAbove = async (height: number) => {
+    this.blocks.splice(height);
+  };
+  lastForgedBy = async () => undefined;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Forges `count` blocks of 150 transfers alternating alice and bob (signing is not timed). */
+function prepareChain(network: ReturnType<typeof testNetwork>, count: number): FullBlock[] {
+  const nonces = new Map([
+    [ALICE, 0n],
+    [BOB, 0n],
+  ]);
+  const blocks: FullBlock[] = [];
+  let previous = network.genesis;
+  for (let b = 0; b < count; b++) {
+    const txs: TransactionData[] = [];
+    for (let i = 0; i < TX_PER_BLOCK; i++) {
+      const sender = i % 2 === 0 ? ALICE : BOB;
+      const nonce = (nonces.get(sender) as bigint) + 1n;
+      nonces.set(sender, nonce);
+      txs.push(transferOf(sender, addressOf(`recipient ${i % 50}`), 1_000n, nonce));
+    }
+    previous = nextBlock(network, previous, txs);
+    blocks.push(previous);
+  }
+  return blocks;
+}
+
+async function measure(
+  label: string,
+  network: ReturnType<typeof testNetwork>,
+  blocks: readonly FullBlock[],
+  store: BlockStore,
+  verificationPool: VerificationPool,
+): Promise<void> {
+  const processor = new BlockProcessor({
+    wallets: new WalletRepository(),
+    milestones: network.milestones,
+    network: { pubKeyHash: PUB_KEY_HASH },
+    forgingSchedule: network.schedule,
+    blockStore: store,
+    logger: createLogger({ level: 'fatal' }),
+    verificationPool,
+  });
+  await processor.process(network.genesis);
+  const latencies: number[] = [];
+  const started = performance.now();
+  for (const block of blocks) {
+    const t = performance.now();
+    await processor.process(block);
+    latencies.push(performance.now() - t);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const txs = blocks.length * TX_PER_BLOCK;
+  console.log(
+    `${label}: ${Math.round(txs / seconds)} tx/s (${txs} tx in ${blocks.length} blocks, ${seconds.toFixed(2)} s); ` +
+      `block p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; ` +
+      `rss ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB`,
+  );
+}
+
+/** Boot: replays the stored chain onto empty wallets (no signature checks) and checks it. */
+async function measureRebuild(network: ReturnType<typeof testNetwork>, store: BlockStore) {
+  const wallets = new WalletRepository();
+  const logger = createLogger({ level: 'fatal' });
+  const blockProcessor = new BlockProcessor({
+    wallets,
+    milestones: network.milestones,
+    network: { pubKeyHash: PUB_KEY_HASH },
+    forgingSchedule: network.schedule,
+    blockStore: store,
+    logger,
+  });
+  const rebuilder = new StateRebuilder({ blockStore: store, blockProcessor, wallets, logger });
+  const { height, transactions, ms } = await rebuilder.rebuild();
+  console.log(
+    `boot rebuild from PostgreSQL: ${Math.round(transactions / (ms / 1000))} tx/s ` +
+      `(${transactions} tx in ${height} blocks, ${ms} ms)`,
+  );
+}
+
+export async function runChainBench(options: { blocks?: number } = {}): Promise<void> {
+  const count = options.blocks ?? Number(process.env.BLOCKS ?? 60);
+  const network = testNetwork({ maxTransactions: 500 });
+  console.log(`chain bench: forging ${count} blocks of ${TX_PER_BLOCK} signed transfers...`);
+  const blocks = prepareChain(network, count);
+  const verificationPool = new VerificationPool();
+  try {
+    // One warm-up pass so the workers and the JIT are ready.
+    await measure(
+      'warm-up (memory store)',
+      network,
+      blocks.slice(0, 5),
+      new MemoryBlockStore(),
+      verificationPool,
+    );
+    await measure(
+      'apply + verify, memory store',
+      network,
+      blocks,
+      new MemoryBlockStore(),
+      verificationPool,
+    );
+    let db: Awaited<ReturnType<typeof openTestStore>> | undefined;
+    try {
+      db = await openTestStore();
+    } catch (error) {
+      console.log(`PostgreSQL unreachable, skipped the storage run: ${(error as Error).message}`);
+    }
+    if (db) {
+      try {
+        await measure(
+          'apply + verify + PostgreSQL write',
+          network,
+          blocks,
+          db.store,
+          verificationPool,
+        );
+        await measureRebuild(network, db.store);
+      } finally {
+        await db.close();
+      }
+    }
+  } finally {
+    await verificationPool.close();
+  }
+}
+
+if (
+  process.argv[1] &&
+  import.meta.url.endsWith(process.argv[1].replace(/^.*packages/, 'packages'))
+) {
+  await runChainBench();
+}

@@ -1,0 +1,312 @@
+import {
+  addressFromPublicKey,
+  verifyBlock,
+  verifyBlockInPool,
+  type BlockVerification,
+  type Milestones,
+  type SignerRegistrations,
+  type VerificationPool,
+} from '@lni/crypto';
+import type { EventBus, Logger } from '@lni/kernel';
+import type { LedgerState } from '../handlers/transaction-handler.js';
+import type { WalletRepository } from '../wallets/wallet-repository.js';
+import type { LastBlock } from '../wallets/wallet.js';
+import './block-events.js';
+import type { BlockHook } from './block-hook.js';
+import { BlockRejectedError } from './block-rejected-error.js';
+import type { BlockStore, FullBlock } from './block-store.js';
+import type { ForgingSchedule } from './forging-schedule.js';
+import { creditGenerator, debitGenerator } from './generator-credit.js';
+import { applyTransaction, revertTransaction, ruleOf } from './transaction-steps.js';
+
+export interface BlockProcessorDeps {
+  readonly wallets: WalletRepository;
+  readonly milestones: Milestones;
+  readonly network: { readonly pubKeyHash: number };
+  readonly forgingSchedule: ForgingSchedule;
+  readonly blockStore: BlockStore;
+  readonly logger: Logger;
+  /** Signatures are checked on its worker threads; without it, on this thread. */
+  readonly verificationPool?: VerificationPool;
+  readonly events?: EventBus;
+  readonly blockHooks?: readonly BlockHook[];
+  /** Seconds since the network epoch now; blocks of later slots are refused. */
+  readonly clock?: () => number;
+}
+
+/**
+ * Applies and reverts blocks. A block changes state and storage as one unit: every check runs
+ * first, then its transactions apply inside a wallet checkpoint, and the storage write comes
+ * last; any failure rolls the checkpoint back. Calls run one at a time, in call order.
+ */
+export class BlockProcessor {
+  readonly #deps: BlockProcessorDeps;
+  #lastBlock: FullBlock | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(deps: BlockProcessorDeps) {
+    this.#deps = deps;
+  }
+
+  /** Remembered by @lni/crypto, so repeated senders cost a map lookup. */
+  #addressOf(publicKey: string): string {
+    return addressFromPublicKey(publicKey, this.#deps.network.pubKeyHash);
+  }
+
+  /** The chain's tip; undefined before the genesis block. */
+  get lastBlock(): FullBlock | undefined {
+    return this.#lastBlock;
+  }
+
+  /** Takes the tip from storage (state must already match it, e.g. after a rebuild). */
+  async initialize(): Promise<void> {
+    this.#lastBlock = await this.#deps.blockStore.lastBlock();
+  }
+
+  /** Verifies and applies the next block; throws BlockRejectedError with nothing changed. */
+  process(block: FullBlock): Promise<void> {
+    return this.#exclusive(() => this.#process(block));
+  }
+
+  /** Reverts every block above `height` (newest first); returns them, newest first. */
+  revertTo(height: number): Promise<FullBlock[]> {
+    return this.#exclusive(() => this.#revertTo(height));
+  }
+
+  /**
+   * Applies a block to state only, without verification or storage (replaying stored, already
+   * verified blocks at boot). Throws TransactionRuleError when state does not allow it.
+   */
+  applyToState(block: FullBlock): void {
+    const ctx = this.#context(block);
+    for (const tx of block.transactions ?? []) {
+      applyTransaction(tx, this.#addressOf(tx.senderPublicKey), ctx);
+    }
+    creditGenerator(block, ctx);
+    for (const hook of this.#deps.blockHooks ?? []) hook.applied(block, ctx);
+    this.#lastBlock = block;
+  }
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work, work);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #process(block: FullBlock): Promise<void> {
+    const started = performance.now();
+    this.#checkChained(block);
+    if (block.height > 1) this.#checkSlotAndGenerator(block);
+    const verification = await this.#verify(block);
+    const failure = verification.failures[0];
+    if (failure) {
+      const transaction = failure.transaction;
+      throw new BlockRejectedError(
+        failure.rule,
+        `block ${block.height} ${failure.rule}: ${failure.message}`,
+        block,
+        transaction === undefined
+          ? undefined
+          : { index: transaction, id: block.transactions?.[transaction]?.id },
+      );
+    }
+    const { wallets, blockStore } = this.#deps;
+    const checkpoint = wallets.checkpoint();
+    try {
+      this.#applyTransactions(block);
+      await blockStore.save(block);
+    } catch (error) {
+      wallets.rollback(checkpoint);
+      if (error instanceof BlockRejectedError) throw error;
+      throw new BlockRejectedError(
+        'storage',
+        `block ${block.height}: not stored`,
+        block,
+        undefined,
+        {
+          cause: error,
+        },
+      );
+    }
+    wallets.release(checkpoint);
+    this.#lastBlock = block;
+    this.#deps.logger.info(
+      {
+        height: block.height,
+        id: block.id,
+        transactions: block.numberOfTransactions,
+        ms: Math.round(performance.now() - started),
+      },
+      'Block applied',
+    );
+    this.#emitApplied(block);
+  }
+
+  #applyTransactions(block: FullBlock): void {
+    const ctx = this.#context(block);
+    const transactions = block.transactions ?? [];
+    for (let index = 0; index < transactions.length; index++) {
+      const tx = transactions[index]!;
+      try {
+        applyTransaction(tx, this.#addressOf(tx.senderPublicKey), ctx);
+      } catch (error) {
+        const rule = ruleOf(error);
+        if (rule === undefined) throw error;
+        throw new BlockRejectedError(
+          rule,
+          `block ${block.height} transaction ${index} (${tx.id}): ${(error as Error).message}`,
+          block,
+          { index, id: tx.id },
+          { cause: error },
+        );
+      }
+    }
+    creditGenerator(block, ctx);
+    for (const hook of this.#deps.blockHooks ?? []) hook.applied(block, ctx);
+  }
+
+  #checkChained(block: FullBlock): void {
+    const last = this.#lastBlock;
+    const expectedHeight = last ? last.height + 1 : 1;
+    if (block.height !== expectedHeight) {
+      throw new BlockRejectedError(
+        'height',
+        `height: expected ${expectedHeight}, got ${block.height}`,
+        block,
+      );
+    }
+    if (last && block.previousBlock !== last.id) {
+      throw new BlockRejectedError(
+        'previousBlock',
+        `previousBlock: expected ${last.id}, got ${String(block.previousBlock)}`,
+        block,
+      );
+    }
+  }
+
+  #checkSlotAndGenerator(block: FullBlock): void {
+    const { forgingSchedule: schedule, clock } = this.#deps;
+    const last = this.#lastBlock as FullBlock;
+    const slot = schedule.slotOf(block.timestamp, block.height);
+    const lastSlot = schedule.slotOf(last.timestamp, last.height);
+    if (slot <= lastSlot) {
+      throw new BlockRejectedError(
+        'slot',
+        `timestamp: slot ${slot} is not after the last block's slot ${lastSlot}`,
+        block,
+      );
+    }
+    if (clock) {
+      const now = schedule.slotOf(clock(), block.height);
+      if (slot > now) {
+        throw new BlockRejectedError(
+          'slot',
+          `timestamp: slot ${slot} is in the future (now ${now})`,
+          block,
+        );
+      }
+    }
+    const forger = schedule.forgerAt(block.height, block.timestamp);
+    if (forger !== block.generatorPublicKey) {
+      throw new BlockRejectedError(
+        'generator',
+        `generatorPublicKey: slot ${slot} belongs to ${forger}, not ${block.generatorPublicKey}`,
+        block,
+      );
+    }
+  }
+
+  #verify(block: FullBlock): Promise<BlockVerification> | BlockVerification {
+    const { milestones, verificationPool } = this.#deps;
+    const options = { registrationsOf: (key: string) => this.#registrationsOf(key) };
+    return verificationPool
+      ? verifyBlockInPool(block, milestones, verificationPool, options)
+      : verifyBlock(block, milestones, options);
+  }
+
+  #registrationsOf(senderPublicKey: string): SignerRegistrations {
+    const address = this.#addressOf(senderPublicKey);
+    const attributes = this.#deps.wallets.get(address)?.attributes;
+    return {
+      ...(attributes?.secondPublicKey !== undefined && {
+        secondPublicKey: attributes.secondPublicKey,
+      }),
+      ...(attributes?.multiSignature !== undefined && {
+        multiSignature: attributes.multiSignature,
+      }),
+    };
+  }
+
+  async #revertTo(height: number): Promise<FullBlock[]> {
+    const last = this.#lastBlock;
+    if (!last || height >= last.height) return [];
+    if (!Number.isSafeInteger(height) || height < 1) {
+      throw new BlockRejectedError('height', `revert: height ${height} is below 1`, last);
+    }
+    const { wallets, blockStore, blockHooks = [] } = this.#deps;
+    const loaded = await blockStore.blocksInRange(height, last.height);
+    const target = loaded[0];
+    const reverted = loaded.slice(1).reverse();
+    if (target?.height !== height || reverted.length !== last.height - height) {
+      throw new BlockRejectedError(
+        'storage',
+        `revert: blocks ${height}..${last.height} not all stored`,
+        last,
+      );
+    }
+    const previousLastBlocks = new Map<number, LastBlock | undefined>();
+    for (const block of reverted) {
+      previousLastBlocks.set(
+        block.height,
+        await blockStore.lastForgedBy(block.generatorPublicKey, block.height),
+      );
+    }
+    const checkpoint = wallets.checkpoint();
+    try {
+      for (const block of reverted) {
+        const ctx = this.#context(block);
+        for (const hook of [...blockHooks].reverse()) hook.reverted(block, ctx);
+        debitGenerator(block, ctx, previousLastBlocks.get(block.height));
+        const transactions = block.transactions ?? [];
+        for (let index = transactions.length - 1; index >= 0; index--) {
+          revertTransaction(transactions[index]!, ctx);
+        }
+      }
+      await blockStore.deleteAbove(height);
+    } catch (error) {
+      wallets.rollback(checkpoint);
+      throw error;
+    }
+    wallets.release(checkpoint);
+    this.#lastBlock = target;
+    this.#deps.logger.warn(
+      { from: last.height, to: height, blocks: reverted.length },
+      'Blocks reverted',
+    );
+    for (const block of reverted) this.#deps.events?.emit('block.reverted', { block });
+    return reverted;
+  }
+
+  /** Signatures were verified in bulk before, so handlers skip them. */
+  #context(block: FullBlock): LedgerState {
+    return {
+      repository: this.#deps.wallets,
+      milestone: this.#deps.milestones.at(block.height),
+      height: block.height,
+      timestamp: block.timestamp,
+      pubKeyHash: this.#deps.network.pubKeyHash,
+      verifySignatures: false,
+      genesis: block.height === 1,
+    };
+  }
+
+  #emitApplied(block: FullBlock): void {
+    const events = this.#deps.events;
+    if (!events) return;
+    const reference = { id: block.id, height: block.height };
+    for (const transaction of block.transactions ?? []) {
+      events.emit('transaction.applied', { transaction, block: reference });
+    }
+    events.emit('block.applied', { block });
+  }
+}

@@ -1,0 +1,19 @@
+import type { BlockData, TransactionData } from '@lni/crypto';
+import type { LastBlock } from '../wallets/wallet.js';
+
+export type FullBlock = BlockData<TransactionData>;
+
+/** Where the chain is kept; the processor writes through it last, after state has changed. */
+export interface BlockStore {
+  /** The highest block, without transactions; undefined for an empty chain. */
+  lastBlock(): Promise<FullBlock | undefined>;
+  blockById(id: string): Promise<FullBlock | undefined>;
+  /** Blocks with their transactions, `from <= height <= to`, ascending. */
+  blocksInRange(from: number, to: number): Promise<FullBlock[]>;
+  /** Saves the block and its transactions as one unit. */
+  save(block: FullBlock): Promise<void>;
+  /** Deletes every block above `height` and its transactions, as one unit. */
+  deleteAbove(height: number): Promise<void>;
+  /** The last block `generatorPublicKey` forged below `height` (a delegate's lastBlock on revert). */
+  lastForgedBy(generatorPublicKey: string, belowHeight: number): Promise<LastBlock | undefined>;
+}

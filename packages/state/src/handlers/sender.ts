@@ -1,0 +1,139 @@
+import {
+  addressFromPublicKey,
+  verifyTransactionSignatures,
+  type TransactionData,
+} from '@lni/crypto';
+import { changeWallet } from '../dpos/vote-balances.js';
+import type { Wallet, WalletAttributes } from '../wallets/wallet.js';
+import type { WalletChange } from '../wallets/wallet-change.js';
+import { TransactionRuleError } from './transaction-rule-error.js';
+import type { LedgerState, TransactionHandler } from './transaction-handler.js';
+
+export const senderAddress = (tx: TransactionData, state: LedgerState): string =>
+  addressFromPublicKey(tx.senderPublicKey, state.pubKeyHash);
+
+/** The sender's wallet as the transaction sees it (empty for a key never seen). */
+export const senderOf = (tx: TransactionData, state: LedgerState): Wallet =>
+  state.repository.getOrEmpty(senderAddress(tx, state));
+
+/** What every transaction must satisfy: nonce, funds for amount plus fee, fee, signatures. */
+export function checkSender(
+  handler: TransactionHandler,
+  tx: TransactionData,
+  sender: Wallet,
+  state: LedgerState,
+  spent: bigint = tx.amount,
+): void {
+  const { attributes } = sender;
+  if (attributes.secondPublicKey !== undefined && tx.secondSignature === undefined) {
+    throw new TransactionRuleError(
+      'ERR_TX_SECOND_SIGNATURE',
+      'secondSignature: the sender registered a second public key, the transaction lacks the second signature',
+      'secondSignature',
+    );
+  }
+  if (attributes.secondPublicKey === undefined && tx.secondSignature !== undefined) {
+    throw new TransactionRuleError(
+      'ERR_TX_SECOND_SIGNATURE',
+      'secondSignature: the sender has no second public key',
+      'secondSignature',
+    );
+  }
+  if (attributes.multiSignature !== undefined && tx.signatures === undefined) {
+    throw new TransactionRuleError(
+      'ERR_TX_MULTISIGNATURE',
+      'signatures: the sender is a multisignature wallet, the transaction lacks participant signatures',
+      'signatures',
+    );
+  }
+  if (state.verifySignatures) {
+    const registrations = {
+      ...(attributes.secondPublicKey !== undefined
+        ? { secondPublicKey: attributes.secondPublicKey }
+        : {}),
+      ...(attributes.multiSignature !== undefined
+        ? { multiSignature: attributes.multiSignature }
+        : {}),
+    };
+    if (!verifyTransactionSignatures(tx, registrations)) {
+      throw new TransactionRuleError(
+        'ERR_TX_SIGNATURE',
+        'signature: does not verify for the sender',
+        'signature',
+      );
+    }
+  }
+  if (state.genesis) return;
+  if (tx.version === 2 && tx.nonce !== sender.nonce + 1n) {
+    throw new TransactionRuleError(
+      'ERR_TX_NONCE',
+      `nonce: expected ${sender.nonce + 1n}, got ${tx.nonce}`,
+      'nonce',
+    );
+  }
+  if (sender.balance - spent - tx.fee < 0n) {
+    throw new TransactionRuleError(
+      'ERR_TX_INSUFFICIENT_BALANCE',
+      `amount: the sender holds ${sender.balance}, the transaction spends ${spent + tx.fee}`,
+      'amount',
+    );
+  }
+  if (state.enforceStaticFees) {
+    const fee = staticFee(handler, tx, state);
+    if (tx.fee !== fee) {
+      throw new TransactionRuleError(
+        'ERR_TX_FEE',
+        `fee: expected the static fee ${fee}, got ${tx.fee}`,
+        'fee',
+      );
+    }
+  }
+}
+
+/** The milestone's static fee; a multisignature registration pays it once per key plus one. */
+export function staticFee(
+  handler: TransactionHandler,
+  tx: TransactionData,
+  state: LedgerState,
+): bigint {
+  const base = BigInt(state.milestone.fees.staticFees[handler.feeKey] ?? 0);
+  const keys = tx.asset?.multiSignature?.publicKeys.length;
+  return keys === undefined ? base : base * BigInt(keys + 1);
+}
+
+/** Charges the sender amount plus fee, moves its nonce and applies the type's own change. */
+export function applyToSender(
+  tx: TransactionData,
+  state: LedgerState,
+  spent: bigint = tx.amount,
+  attributes?: (wallet: Wallet) => WalletChange['attributes'],
+): Wallet {
+  return changeWallet(state.repository, senderAddress(tx, state), (wallet) => ({
+    ...(wallet.publicKey === undefined ? { publicKey: tx.senderPublicKey } : {}),
+    balance: wallet.balance - spent - tx.fee,
+    ...(tx.version === 2 ? { nonce: tx.nonce } : {}),
+    ...(attributes ? { attributes: attributes(wallet) } : {}),
+  }));
+}
+
+/** The inverse of applyToSender. */
+export function revertForSender(
+  tx: TransactionData,
+  state: LedgerState,
+  spent: bigint = tx.amount,
+  attributes?: (wallet: Wallet) => WalletChange['attributes'],
+): Wallet {
+  return changeWallet(state.repository, senderAddress(tx, state), (wallet) => ({
+    balance: wallet.balance + spent + tx.fee,
+    ...(tx.version === 2 ? { nonce: tx.nonce - 1n } : {}),
+    ...(attributes ? { attributes: attributes(wallet) } : {}),
+  }));
+}
+
+export function credit(state: LedgerState, address: string, amount: bigint): void {
+  changeWallet(state.repository, address, (wallet) => ({ balance: wallet.balance + amount }));
+}
+
+export type AttributeChange = {
+  -readonly [K in keyof WalletAttributes]?: WalletAttributes[K] | undefined;
+};

@@ -1,0 +1,50 @@
+import { addressFromPublicKey, type Milestones } from '@lni/crypto';
+import type { BlockProcessor } from '../blocks/block-processor.js';
+import type { WalletQueries } from '../wallets/query/wallet-query-engine.js';
+import type { WalletQuery } from '../wallets/query/wallet-query.js';
+import type { WalletStore } from '../wallets/wallet-store.js';
+import type { SupplyCounter } from './supply-counter.js';
+
+/**
+ * What the API reads from the ledger (its `LedgerReader`, registered as `apiLedger`): wallets
+ * and delegates from the indexes, the supply, and what shaping blocks and transactions needs.
+ */
+export class StateLedgerReader {
+  constructor(
+    private readonly deps: {
+      readonly walletRepository: WalletStore;
+      readonly walletQueryEngine: WalletQueries;
+      readonly blockProcessor: BlockProcessor;
+      readonly supplyCounter: SupplyCounter;
+      readonly milestones: Milestones;
+      readonly pubKeyHash: number;
+    },
+  ) {}
+
+  wallets(search: WalletQuery) {
+    return this.deps.walletQueryEngine.wallets(search);
+  }
+
+  delegates(search: WalletQuery) {
+    return this.deps.walletQueryEngine.delegates(search);
+  }
+
+  findWallet(id: string) {
+    return this.deps.walletRepository.find(id);
+  }
+
+  supply(): bigint {
+    return this.deps.supplyCounter.value;
+  }
+
+  chainContext() {
+    const { walletRepository, milestones, pubKeyHash } = this.deps;
+    return {
+      height: this.deps.blockProcessor.lastBlock?.height ?? 0,
+      epochStart: milestones.at(1).epoch,
+      addressOf: (publicKey: string) => addressFromPublicKey(publicKey, pubKeyHash),
+      usernameOf: (publicKey: string) =>
+        walletRepository.byPublicKey(publicKey)?.attributes.delegate?.username,
+    };
+  }
+}

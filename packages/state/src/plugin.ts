@@ -1,0 +1,192 @@
+import { asFunction, asValue, type AwilixContainer, type Resolver } from 'awilix';
+import {
+  blockFromJson,
+  loadNetworkConfig,
+  Milestones,
+  VerificationPool,
+  type NetworkConfig,
+} from '@lni/crypto';
+import { definePlugin, type Cradle } from '@lni/kernel';
+import { join } from 'node:path';
+import { BlockProcessor } from './blocks/block-processor.js';
+import { DatabaseBlockStore } from './blocks/database-block-store.js';
+import { LedgerChainPort } from './chain/ledger-chain-port.js';
+import { followChain } from './chain/follow-chain.js';
+import { StateRebuilder } from './chain/state-rebuilder.js';
+import { LedgerForgingPort } from './ledger/ledger-forging-port.js';
+import { RoundKeeper } from './ledger/round-keeper.js';
+import { StateLedgerReader } from './ledger/state-ledger-reader.js';
+import { stateConfigSchema, type StateOptions } from './ledger/state-options.js';
+import { SupplyCounter } from './ledger/supply-counter.js';
+import { PoolFile } from './pool/pool-file.js';
+import { TransactionPool } from './pool/transaction-pool.js';
+import { WalletQueryEngine, type WalletQueries } from './wallets/query/wallet-query-engine.js';
+import { WalletRepository } from './wallets/wallet-repository.js';
+import type { WalletStore } from './wallets/wallet-store.js';
+
+/** A service's public members: classes with private fields would not merge across src and dist. */
+type Service<T> = { [K in keyof T]: T[K] };
+
+declare module '@lni/kernel' {
+  interface Cradle {
+    /** Every wallet of the ledger with its secondary indexes; change wallets only through it. */
+    readonly walletRepository: WalletStore;
+    /** Answers the wallet and delegate index endpoints from the repository's indexes. */
+    readonly walletQueryEngine: WalletQueries;
+    readonly blockProcessor: Service<BlockProcessor>;
+    readonly transactionPool: Service<TransactionPool>;
+  }
+}
+
+// Names other plugins resolve with the shapes they declare themselves (`apiLedger`,
+// `networkConfig`, `poolLimits` by the API, `p2pForging` by P2P): registered untyped here so
+// that neither package imports the other's declarations.
+function provide(container: AwilixContainer<Cradle>, name: string, resolver: Resolver<unknown>) {
+  (container as unknown as AwilixContainer<Record<string, unknown>>).register(name, resolver);
+}
+
+/**
+ * The ledger: wallets and their indexes, DPoS rounds, the block processor writing through
+ * @lni/database, the transaction pool, and the ports the API, P2P and forgers read.
+ */
+export const statePlugin = definePlugin<StateOptions>({
+  name: 'state',
+  dependsOn: { required: ['database'] },
+  configSchema: stateConfigSchema,
+  register({ container, options, logger, events, paths }) {
+    const network: NetworkConfig = loadNetworkConfig(join(paths.config, 'crypto'));
+    const milestones = new Milestones(network.milestones);
+    const pubKeyHash = network.network.pubKeyHash;
+    const walletRepository = new WalletRepository();
+    const supplyCounter = new SupplyCounter();
+    const roundKeeper = new RoundKeeper({ wallets: walletRepository, milestones });
+    const verificationPool =
+      options.verificationWorkers > 0
+        ? new VerificationPool({ size: options.verificationWorkers })
+        : undefined;
+    container.register({
+      walletRepository: asValue(walletRepository),
+      walletQueryEngine: asValue(new WalletQueryEngine({ walletRepository })),
+      blockProcessor: asFunction(
+        ({ database, blockStorage }) =>
+          new BlockProcessor({
+            wallets: walletRepository,
+            milestones,
+            network: { pubKeyHash },
+            forgingSchedule: roundKeeper,
+            blockStore: new DatabaseBlockStore({ database, blockStorage }),
+            logger,
+            events,
+            blockHooks: [roundKeeper, supplyCounter],
+            ...(verificationPool && { verificationPool }),
+          }),
+      ).singleton(),
+      transactionPool: asFunction(
+        ({ blockProcessor }) =>
+          new TransactionPool({
+            wallets: walletRepository,
+            milestones,
+            network: { pubKeyHash },
+            tip: () => {
+              const last = blockProcessor.lastBlock;
+              return { height: last?.height ?? 0, timestamp: last?.timestamp ?? 0 };
+            },
+            poolOptions: options.pool,
+            logger,
+            ...(verificationPool && { verificationPool }),
+          }),
+      ).singleton(),
+    });
+    provide(container, 'roundKeeper', asValue(roundKeeper));
+    provide(container, 'networkConfig', asValue(network));
+    provide(container, 'milestones', asValue(milestones));
+    provide(
+      container,
+      'poolLimits',
+      asValue({
+        maxTransactionsInPool: options.pool.maxTransactions,
+        maxTransactionsPerSender: options.pool.maxPerSender,
+        maxTransactionsPerRequest: options.pool.maxPerRequest,
+        dynamicFees: { enabled: !options.pool.staticFees },
+      }),
+    );
+    provide(
+      container,
+      'apiLedger',
+      asFunction(
+        ({ walletQueryEngine, blockProcessor }) =>
+          new StateLedgerReader({
+            walletRepository,
+            walletQueryEngine,
+            blockProcessor,
+            supplyCounter,
+            milestones,
+            pubKeyHash,
+          }),
+      ).singleton(),
+    );
+    provide(
+      container,
+      'p2pChain',
+      asFunction(
+        ({ blockProcessor, transactionPool, database, blockStorage }) =>
+          new LedgerChainPort({
+            blockProcessor,
+            transactionPool,
+            blockStore: new DatabaseBlockStore({ database, blockStorage }),
+            milestones,
+            networkIdentity: { name: network.network.name, nethash: network.network.nethash },
+            logger,
+          }),
+      ).singleton(),
+    );
+    provide(
+      container,
+      'p2pForging',
+      asFunction(
+        ({ blockProcessor, transactionPool }) =>
+          new LedgerForgingPort({ blockProcessor, roundKeeper, transactionPool, milestones }),
+      ).singleton(),
+    );
+    provide(container, 'stateVerificationPool', asValue(verificationPool));
+    provide(container, 'poolFile', asValue(new PoolFile(join(paths.data, 'pool.json'), logger)));
+    provide(
+      container,
+      'genesisBlock',
+      asValue(blockFromJson(network.genesisBlock, { network: pubKeyHash })),
+    );
+  },
+
+  async boot({ container, logger, events, options }) {
+    const cradle = container.cradle as Cradle & Record<string, unknown>;
+    const { blockProcessor, transactionPool, database, blockStorage, walletRepository } = cradle;
+    const blockStore = new DatabaseBlockStore({ database, blockStorage });
+    if ((await blockStore.lastBlock()) === undefined) {
+      await blockProcessor.process(cradle.genesisBlock as never);
+      logger.info({ height: 1 }, 'Genesis block applied');
+    } else {
+      const rebuilt = await new StateRebuilder({
+        blockStore,
+        blockProcessor: blockProcessor as BlockProcessor,
+        wallets: walletRepository as WalletRepository,
+        logger,
+        rebuildBatchSize: options.rebuildBatchSize,
+      }).rebuild();
+      logger.info({ ...rebuilt }, 'State rebuilt from storage');
+      await blockProcessor.initialize();
+    }
+    followChain(events, transactionPool as TransactionPool, logger);
+    const restored = await (cradle.poolFile as PoolFile).restore(
+      transactionPool as TransactionPool,
+    );
+    if (restored > 0) logger.info({ transactions: restored }, 'Pool restored');
+  },
+
+  async dispose({ container }) {
+    const cradle = container.cradle as Cradle & Record<string, unknown>;
+    await (cradle.poolFile as PoolFile).save(cradle.transactionPool as TransactionPool);
+    await (cradle.stateVerificationPool as VerificationPool | undefined)?.close();
+  },
+});
+
+export default statePlugin;

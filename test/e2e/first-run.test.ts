@@ -1,0 +1,98 @@
+import { runKernel, type KernelProcess } from '@lni/cli/testing';
+import {
+  addressFromPassphrase,
+  loadNetworkConfig,
+  Milestones,
+  transactionToJson,
+  transfer,
+} from '@lni/crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, freePort } from '../support/free-port.js';
+
+// The README's start command on a fresh machine: core mode, testnet, embedded database, no peers.
+describe('first run: kernel start --mode core', () => {
+  let root: string;
+  let node: KernelProcess;
+  let api: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'lni-first-run-'));
+    const [apiPort, p2pPort] = [await freePort(), await freePort()];
+    api = `http://127.0.0.1:${apiPort}/api`;
+    node = runKernel(
+      ['start', '--mode', 'core', '--config', join(root, 'config'), '--data', join(root, 'data')],
+      {
+        CORE_API_PORT: String(apiPort),
+        CORE_P2P_PORT: String(p2pPort),
+        // The in-process forger reaches its relay over P2P, on the port chosen above.
+        CORE_FORGER_RELAYS: `127.0.0.1:${p2pPort}`,
+        CORE_LOG_LEVEL: 'info',
+      },
+    );
+  });
+  afterAll(async () => {
+    node?.child.kill('SIGTERM');
+    await node?.exited();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const get = async (path: string): Promise<any> => {
+    const response = await fetch(`${api}${path}`);
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    return response.json();
+  };
+  const height = async () => (await get('/blocks/last')).data.height as number;
+
+  it('answers on the API and forges a block every blocktime on its own', async () => {
+    await eventually(() => get('/node/status'), 120_000, 'the API');
+    const start = await eventually(height, 30_000, 'the genesis block');
+    const later = await eventually(
+      async () => ((await height()) >= start + 2 ? height() : undefined),
+      60_000,
+      'two forged blocks',
+    );
+    expect(later).toBeGreaterThanOrEqual(start + 2);
+    const delegates = await get('/delegates?isResigned=false&limit=100');
+    expect(delegates.meta.totalCount).toBe(51);
+  }, 240_000);
+
+  it('forges a submitted transfer and finds it by address', async () => {
+    const config = join(root, 'config');
+    const network = loadNetworkConfig(join(config, 'crypto'));
+    const { secrets } = JSON.parse(await readFile(join(config, 'delegates.json'), 'utf8')) as {
+      secrets: string[];
+    };
+    const sender = secrets[0] as string;
+    const senderAddress = addressFromPassphrase(sender, network.network.pubKeyHash);
+    const wallet = (await get(`/wallets/${senderAddress}`)).data;
+    const recipient = addressFromPassphrase('a new wallet', network.network.pubKeyHash);
+    const milestone = new Milestones(network.milestones).at(await height());
+    const tx = transfer({ network: network.network.pubKeyHash, milestone })
+      .recipientId(recipient)
+      .amount(123)
+      .nonce(BigInt(wallet.nonce) + 1n)
+      .sign(sender)
+      .build();
+    const response = await fetch(`${api}/transactions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ transactions: [transactionToJson(tx)] }),
+    });
+    const answer = (await response.json()) as { data: { accept: string[] } };
+    expect(answer.data.accept).toEqual([tx.id]);
+    const found = await eventually(
+      async () => {
+        const page = await get(`/transactions?address=${recipient}`);
+        return page.meta.totalCount > 0 ? page.data[0] : undefined;
+      },
+      60_000,
+      'the transfer in a block',
+    );
+    expect(found).toMatchObject({ id: tx.id, amount: '123', sender: senderAddress });
+    expect((await get(`/wallets/${recipient}`)).data.balance).toBe('123');
+  }, 120_000);
+});
