@@ -1,0 +1,120 @@
+/**
+ * API benchmark: the wallet and delegate index endpoints over N generated wallets (env
+ * API_BENCH_WALLETS, default 100,000) against a route answering a constant, under 50 concurrent
+ * connections (autocannon). Prints requests/s and p50/p99 latency per route.
+ * Run: npx tsx packages/api/bench/index.ts
+ */
+import autocannon from 'autocannon';
+import type { Plugin } from '@lni/kernel';
+import { startTestKernel } from '@lni/kernel/testing';
+import { WalletQueryEngine, WalletRepository } from '@lni/state';
+import { apiPlugin, type LedgerReader } from '../src/index.js';
+import { delegateRoutes } from '../src/routes/delegates.js';
+import { walletRoutes } from '../src/routes/wallets.js';
+
+const WALLETS = Number(process.env.API_BENCH_WALLETS ?? 100_000);
+const DELEGATES = 200;
+const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
+const CONNECTIONS = 50;
+
+let seed = 7;
+const random = () => {
+  seed = (seed * 16807) % 2147483647;
+  return seed / 2147483647;
+};
+const publicKeyOf = (n: number) => `02${n.toString(16).padStart(64, '0')}`;
+const addressOf = (n: number) => `A${n.toString(36).padStart(33, '0')}`;
+
+const wallets = new WalletRepository();
+wallets.load(
+  (function* () {
+    for (let n = 0; n < WALLETS; n += 1) {
+      const delegate = n < DELEGATES;
+      yield {
+        address: addressOf(n),
+        publicKey: publicKeyOf(n),
+        balance: BigInt(Math.floor(random() * 1e9)) * 1000n,
+        nonce: BigInt(n % 17),
+        attributes: {
+          ...(random() < 0.3 && { vote: publicKeyOf(Math.floor(random() * DELEGATES)) }),
+          ...(delegate && {
+            delegate: {
+              username: `delegate_${n}`,
+              voteBalance: BigInt(Math.floor(random() * 1e9)) * 100_000n,
+              forgedFees: 0n,
+              forgedRewards: BigInt(n) * 200_000_000n,
+              producedBlocks: n,
+              rank: n + 1,
+            },
+          }),
+        },
+      };
+    }
+  })(),
+);
+const engine = new WalletQueryEngine({ walletRepository: wallets });
+const ledger: LedgerReader = {
+  wallets: (search) => engine.wallets(search),
+  delegates: (search) => engine.delegates(search),
+  findWallet: (id) => wallets.find(id),
+  supply: () => 10n ** 17n,
+  chainContext: () => ({
+    height: 1,
+    epochStart: '2026-11-01T00:00:00.000Z',
+    addressOf: (key) => key,
+  }),
+};
+const routes: Plugin<object> = {
+  name: 'bench-routes',
+  dependsOn: { required: ['api'] },
+  register: ({ container }) =>
+    container.cradle.apiRoutes.add(...walletRoutes(() => ledger), ...delegateRoutes(() => ledger), {
+      method: 'GET',
+      path: '/api/constant',
+      handler: () => ({ data: { ok: true } }),
+    }),
+};
+const kernel = await startTestKernel({
+  plugins: [
+    { plugin: routes },
+    {
+      plugin: apiPlugin as Plugin<object>,
+      options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false } },
+    },
+  ],
+  printLevel: 'fatal',
+});
+const uri = kernel.cradle.apiServer.server.info.uri;
+
+const cases: [string, string][] = [
+  ['constant', '/api/constant'],
+  ['delegates by votes (100)', '/api/delegates?orderBy=votes:desc'],
+  ['delegates by username list', '/api/delegates?username=delegate_3,delegate_7&isResigned=false'],
+  ['wallet by delegate username', '/api/wallets?attributes.delegate.username=delegate_42'],
+  ['wallets by balance, page 50', '/api/wallets?orderBy=balance:desc&page=50'],
+  ['wallets top 10', '/api/wallets/top?limit=10'],
+];
+
+console.log(
+  `${WALLETS} wallets, ${DELEGATES} delegates, ${CONNECTIONS} connections, ${SECONDS} s each`,
+);
+console.log('route'.padEnd(32), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8));
+let constant = 0;
+for (const [name, path] of cases) {
+  const result = await autocannon({
+    url: `${uri}${path}`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+  });
+  if (result.non2xx > 0) throw new Error(`${path}: ${result.non2xx} non-2xx answers`);
+  const rps = result.requests.average;
+  if (name === 'constant') constant = rps;
+  console.log(
+    name.padEnd(32),
+    rps.toFixed(0).padStart(9),
+    result.latency.p50.toFixed(1).padStart(8),
+    result.latency.p99.toFixed(1).padStart(8),
+    name === 'constant' ? '' : `${((rps / constant) * 100).toFixed(0)}% of constant`,
+  );
+}
+await kernel.stop();
