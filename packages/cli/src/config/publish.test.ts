@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseEnv } from 'dotenv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { networksDirectory, repositoryRoot } from '../networks.js';
+import { defaultAppFile, networksDirectory } from '../networks.js';
 import { runKernel } from '../testing/run-kernel.js';
 import { publishConfig } from './publish.js';
 
@@ -24,9 +24,12 @@ describe('kernel config:publish', () => {
     expect(first.written).toEqual(
       expect.arrayContaining(['app.json', '.env', 'delegates.json', 'peers.json']),
     );
+    // testnet ships its own app.json (one node may forge alone); other networks use the root one.
     expect(await readJson('app.json')).toEqual(
-      JSON.parse(await readFile(join(repositoryRoot, 'app.json'), 'utf8')),
+      JSON.parse(await readFile(defaultAppFile('testnet'), 'utf8')),
     );
+    expect(defaultAppFile('testnet')).toBe(join(networksDirectory, 'testnet', 'app.json'));
+    expect(first.written).toEqual(expect.arrayContaining(['crypto/genesisBlock.json']));
 
     await writeFile(join(dir, 'peers.json'), '{"list":[{"ip":"10.0.0.1","port":4000}]}');
     const second = await publishConfig({ network: 'testnet', configDir: dir });
