@@ -20,6 +20,7 @@ import type { Plugin } from '@lni/kernel';
 import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
 import { WalletQueryEngine, WalletRepository } from '@lni/state';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresSkipReason } from '../support/postgres.js';
 
@@ -275,6 +276,70 @@ describe.skipIf(postgresSkipReason)(
       );
       expect(hostile.status).toBe(200);
       expect(hostile.body.meta.totalCount).toBe(0);
+    });
+
+    it('never answers 500, whatever the query string', async () => {
+      const paths = [
+        '/api/transactions',
+        '/api/blocks',
+        '/api/wallets',
+        '/api/delegates',
+        '/api/votes',
+      ];
+      const names = [
+        'amount',
+        'amount.from',
+        'fee.to',
+        'type',
+        'typeGroup',
+        'sender',
+        'recipient',
+        'address',
+        'asset.votes',
+        'asset.payments.recipientId',
+        'vendorField',
+        'height',
+        'timestamp.unix',
+        'balance',
+        'votes',
+        'rank',
+        'isResigned',
+        'production.approval',
+        'blocks.last.timestamp.human',
+        'attributes.delegate.username',
+        'orderBy',
+        'page',
+        'limit',
+        'offset',
+        'unknown',
+        'addresses',
+      ];
+      const value = fc.oneof(
+        fc.string({ maxLength: 30 }),
+        fc.constantFrom(
+          '-1',
+          '1e309',
+          '99999999999999999999999999',
+          'true',
+          ',,',
+          'amount:sideways',
+          '%',
+        ),
+        fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...paths),
+          fc.array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 4 }),
+          async (path, params) => {
+            const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+            const response = await fetch(`${uri}${path}?${query}`);
+            await response.arrayBuffer();
+            expect(response.status, `${path}?${query}`).toBeLessThan(500);
+          },
+        ),
+        { numRuns: 300 },
+      );
     });
 
     it('serves the network as loaded and the node status', async () => {
