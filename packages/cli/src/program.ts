@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { KernelError } from '@lni/kernel';
 import { registerConfigPublish } from './commands/config-publish.js';
 import { registerNetworkGenerate } from './commands/network-generate.js';
+import { registerNetworkStart } from './commands/network-start.js';
 import { registerDbMigrate } from './commands/db-migrate.js';
 import { registerStart } from './commands/start.js';
 
@@ -26,6 +27,7 @@ export function createProgram(result: CommandResult): Command {
   registerStart(program, result);
   registerConfigPublish(program, result);
   registerNetworkGenerate(program, result);
+  registerNetworkStart(program, result);
   registerDbMigrate(program, result);
   return program;
 }

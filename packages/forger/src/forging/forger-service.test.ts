@@ -49,7 +49,7 @@ class ScriptedRelay implements RelayPort {
 }
 
 function setup(relays: RelayPort[]) {
-  const records: { msg: string; reason?: string; height?: number }[] = [];
+  const records: { msg: string; level?: number; reason?: string; height?: number }[] = [];
   const out = new Writable({
     write(chunk, _encoding, done) {
       records.push(JSON.parse(chunk.toString()));
@@ -129,5 +129,23 @@ describe('the forger', () => {
     const { forger, records } = setup([relay]);
     await forger.checkSlot();
     expect(records.some((record) => record.msg === 'Missed slot: forging failed')).toBe(true);
+  });
+});
+
+describe('the forger while its relay is down', () => {
+  it('warns once, retries quietly, and says when the relay is back', async () => {
+    const relay = new ScriptedRelay('relay-1');
+    relay.failing = true;
+    const { forger, records } = setup([relay]);
+    for (let i = 0; i < 3; i++) await forger.checkSlot();
+    const warnings = records.filter(
+      (record) => record.msg === 'Relay did not answer' && record.level === 40,
+    );
+    expect(warnings).toHaveLength(1);
+    expect(records.filter((record) => record.msg === 'Relay did not answer')).toHaveLength(3);
+    relay.failing = false;
+    await forger.checkSlot();
+    expect(records.some((record) => record.msg === 'Relay is back')).toBe(true);
+    expect(relay.posted).toEqual(['block-2']);
   });
 });

@@ -23,6 +23,8 @@ export class ForgerService {
   private stopped = true;
   /** The last slot acted on, so a slot is forged at most once. */
   private lastSlotHandled = -1;
+  /** Relays that failed their last request: logged once at warn, then quietly until back. */
+  private readonly unanswering = new Set<string>();
 
   constructor(private readonly deps: ForgerServiceDeps) {
     this.keysByPublicKey = new Map(
@@ -124,11 +126,18 @@ export class ForgerService {
   private async firstAnswering<T>(
     ask: (relay: RelayPort) => Promise<T>,
   ): Promise<{ relay: RelayPort; value: T } | undefined> {
+    const { logger } = this.deps;
     for (const relay of this.deps.relays) {
       try {
-        return { relay, value: await ask(relay) };
+        const value = await ask(relay);
+        if (this.unanswering.delete(relay.name))
+          logger.info({ relay: relay.name }, 'Relay is back');
+        return { relay, value };
       } catch (error) {
-        this.deps.logger.warn({ relay: relay.name, err: error }, 'Relay did not answer');
+        // A relay restarting is down for many retries: one warning, not one per second.
+        const first = !this.unanswering.has(relay.name);
+        this.unanswering.add(relay.name);
+        logger[first ? 'warn' : 'debug']({ relay: relay.name, err: error }, 'Relay did not answer');
       }
     }
     return undefined;
