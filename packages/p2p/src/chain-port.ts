@@ -31,6 +31,11 @@ export interface ChainPort {
    * back to the pool). Sync calls it on a fork, before following the chain most peers follow.
    */
   revertTo?(height: number): Promise<void>;
+  /**
+   * Subscribes to transactions submitted to this node other than by a peer (its API), so p2p
+   * passes them on; returns an unsubscribe. Without it only transactions from peers travel.
+   */
+  onSubmittedTransactions?(listener: (transactionsHex: readonly string[]) => void): () => void;
 }
 
 export interface BlockReference {

@@ -162,8 +162,10 @@ export const p2pPlugin = definePlugin<P2POptions>({
         'p2p needs the ledger registered as p2pChain (the state plugin does this); none is',
       );
     }
-    const { p2pServer, peerDiscovery, blockSync } = container.cradle;
+    const { p2pServer, peerDiscovery, blockSync, broadcaster, p2pChain } = container.cradle;
     await p2pServer.start();
+    // Transactions posted to our API start here with no hops; peers' ones the server passes on.
+    p2pChain.onSubmittedTransactions?.((transactions) => broadcaster.transactions(transactions, 0));
     const seeds = await loadSeedList(paths.config);
     const added = await peerDiscovery.seed(seeds);
     logger.info({ seeds: seeds.length, added }, 'Seed peers dialled');

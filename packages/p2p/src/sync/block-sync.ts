@@ -220,8 +220,22 @@ export class BlockSync {
         if (batch.blocks.length === 0) return batch.failure;
         const stopped = await this.apply(batch);
         if (stopped) return stopped;
-        if (batch.blocks.length < size) return undefined; // the peer has no more
         height += batch.blocks.length;
+        if (batch.blocks.length < batch.limit) {
+          // Fewer than asked: the peer has no more, or it capped its answer in bytes (full
+          // blocks). Ask peers that have them for the rest of this batch's range.
+          const able = sources.filter((peer) => peer.height >= height);
+          if (able.length === 0) return undefined;
+          const rest = batch.limit - batch.blocks.length;
+          inFlight.set(
+            height,
+            this.fetchFromAny(
+              able.map((peer) => peer.client),
+              height,
+              rest,
+            ),
+          );
+        }
       }
     } finally {
       await Promise.allSettled(inFlight.values());
@@ -233,7 +247,12 @@ export class BlockSync {
     fromHeight: number,
     limit: number,
   ): Promise<Batch> {
-    let last: Batch = { source: candidates[0] as PeerClient, blocks: [], failure: 'no peer' };
+    let last: Batch = {
+      source: candidates[0] as PeerClient,
+      blocks: [],
+      limit,
+      failure: 'no peer',
+    };
     for (const candidate of candidates) {
       if (this.closed) break;
       last = await this.fetch(candidate, fromHeight, limit);
@@ -251,14 +270,14 @@ export class BlockSync {
           { fromHeight, limit },
           blocksResponseSchema,
         );
-        return { source, blocks };
+        return { source, blocks, limit };
       } catch (error) {
         if (isRateLimited(error) && attempt < RATE_LIMIT_RETRIES && !this.closed) {
           await new Promise((resolve) => setTimeout(resolve, RATE_LIMIT_WAIT_MS));
           continue;
         }
         this.deps.network.reportFailure(source, error);
-        return { source, blocks: [], failure: `getBlocks from ${source.address} failed` };
+        return { source, blocks: [], limit, failure: `getBlocks from ${source.address} failed` };
       }
     }
   }
@@ -292,6 +311,8 @@ const isRateLimited = (error: unknown): boolean =>
 interface Batch {
   readonly source: PeerClient;
   readonly blocks: readonly string[];
+  /** Blocks asked for; fewer in `blocks` means the peer had no more or capped its answer. */
+  readonly limit: number;
   readonly failure?: string;
 }
 

@@ -171,6 +171,17 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
       header: { id: tip.id, totalFee: String(tip.totalFee) },
     });
 
+    // Full blocks are capped in bytes per answer, but at least one block is always served.
+    const capped = new LedgerChainPort({
+      blockProcessor: live.processor,
+      transactionPool: pool,
+      blockStore: db.store,
+      milestones: network.milestones,
+      networkIdentity: { name: 'chaintest', nethash: network.genesis.payloadHash },
+      logger,
+      maxBytesPerRequest: 1,
+    });
+    expect(await capped.blocksFrom(5, 3)).toHaveLength(1);
     const served = await port.blocksFrom(5, 3);
     expect(
       served.map((hex) => deserializeBlock(Buffer.from(hex, 'hex'), network.milestones)),
@@ -208,6 +219,77 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
     const good = nextBlock(network, tip, [tx]);
     expect(await port.acceptBlock(hexOf(good), { ip: '10.0.0.1' })).toEqual({ status: 'accepted' });
     expect(live.processor.lastBlock?.id).toBe(good.id);
+  });
+
+  it('hands p2p the transactions submitted to us, not those from peers', async () => {
+    const pool = new TransactionPool({
+      wallets: live.wallets,
+      milestones: network.milestones,
+      network: { pubKeyHash: PUB_KEY_HASH },
+      tip: () => live.processor.lastBlock as FullBlock,
+      poolOptions: poolOptions({ staticFees: false }),
+      logger,
+    });
+    const port = new LedgerChainPort({
+      blockProcessor: live.processor,
+      transactionPool: pool,
+      blockStore: db.store,
+      milestones: network.milestones,
+      networkIdentity: { name: 'chaintest', nethash: network.genesis.payloadHash },
+      logger,
+    });
+    const submitted: string[][] = [];
+    const unsubscribe = port.onSubmittedTransactions((hex) => submitted.push([...hex]));
+    const nonce = live.wallets.get(addressOf(ALICE))?.nonce as bigint;
+    const fromPeer = transferOf(ALICE, addressOf(BOB), 6n, nonce + 1n);
+    const fromApi = transferOf(ALICE, addressOf(BOB), 7n, nonce + 2n);
+    const hexOf = (tx: TransactionData) => serializeTransaction(tx).toString('hex');
+    const verdict = await port.acceptTransactions([hexOf(fromPeer)], { ip: '10.0.0.3' });
+    expect(verdict.accepted).toEqual([fromPeer.id]);
+    expect((await pool.add([fromApi])).accepted).toEqual([fromApi.id]);
+    expect(submitted).toEqual([[hexOf(fromApi)]]);
+    unsubscribe();
+    await pool.add([transferOf(ALICE, addressOf(BOB), 8n, nonce + 3n)]);
+    expect(submitted).toHaveLength(1);
+  });
+
+  it('gives peers our block ids by height and rolls back to a common block on a fork', async () => {
+    const port = new LedgerChainPort({
+      blockProcessor: live.processor,
+      transactionPool: new TransactionPool({
+        wallets: live.wallets,
+        milestones: network.milestones,
+        network: { pubKeyHash: PUB_KEY_HASH },
+        tip: () => live.processor.lastBlock as FullBlock,
+        poolOptions: poolOptions({ staticFees: false }),
+        logger,
+      }),
+      blockStore: db.store,
+      milestones: network.milestones,
+      networkIdentity: { name: 'chaintest', nethash: network.genesis.payloadHash },
+      logger,
+    });
+    const tip = live.processor.lastBlock as FullBlock;
+    // Sync probes the last heights then ever further back; heights above ours are left out.
+    const ids = await port.blockIds([tip.height, tip.height - 1, 100, 3, 1, tip.height + 5, 0]);
+    expect(ids).toEqual([
+      { id: tip.id, height: tip.height },
+      { id: blocks[tip.height - 3]!.id, height: tip.height - 1 },
+      { id: blocks[98]!.id, height: 100 },
+      { id: blocks[1]!.id, height: 3 },
+      { id: network.genesis.id, height: 1 },
+    ]);
+
+    await port.revertTo(140);
+    expect(port.status()).toMatchObject({ height: 140, header: { id: blocks[138]!.id } });
+    expect((await db.store.lastBlock())?.height).toBe(140);
+    expect(await port.blockIds([141, 140])).toEqual([{ id: blocks[138]!.id, height: 140 }]);
+    // The blocks reverted can be applied again: state went back exactly to height 140.
+    for (const block of blocks.slice(139)) {
+      const hex = serializeFullBlock(block, network.milestones).toString('hex');
+      expect(await port.acceptBlock(hex, { ip: '10.0.0.2' })).toEqual({ status: 'accepted' });
+    }
+    expect(port.status().height).toBe(150);
   });
 
   it('reverting every block returns the state after genesis and empties storage above it', async () => {

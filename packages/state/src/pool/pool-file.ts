@@ -48,7 +48,7 @@ export class PoolFile {
     const saved = [...(content.transactions ?? [])].sort((a, b) => a.addedAt - b.addedAt);
     let restored = 0;
     for (const { hex, addedAt } of saved) {
-      const result = await pool.addSerialized([hex], addedAt);
+      const result = await pool.addSerialized([hex], addedAt, 'restored');
       restored += result.accepted.length;
     }
     this.logger.info({ restored, saved: saved.length }, 'Pool restored');

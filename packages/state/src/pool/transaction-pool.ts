@@ -34,6 +34,15 @@ export interface TransactionPoolDeps {
   readonly clock?: () => number;
 }
 
+/**
+ * Where transactions come from: `submitted` through the API (passed on to peers), `peer` (p2p
+ * passes those on itself, with their hop count), `restored` (the pool file, a fork revert).
+ */
+export type PoolOrigin = 'submitted' | 'peer' | 'restored';
+
+/** Told the serialized bytes of each batch of transactions the pool took. */
+export type PoolAcceptedListener = (serialized: readonly Buffer[], origin: PoolOrigin) => void;
+
 /** Room kept in maxPayload for the block header and its signature. */
 const HEADER_RESERVE = 256;
 
@@ -56,9 +65,16 @@ export class TransactionPool {
   /** Each sender's entries in nonce order. */
   readonly #bySender = new Map<string, PoolEntry[]>();
   #bytes = 0;
+  readonly #listeners = new Set<PoolAcceptedListener>();
 
   constructor(deps: TransactionPoolDeps) {
     this.#deps = deps;
+  }
+
+  /** Calls `listener` after each batch the pool took something from; returns an unsubscribe. */
+  onAccepted(listener: PoolAcceptedListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Remembered by @lni/crypto, so repeated senders cost a map lookup. */
@@ -97,7 +113,11 @@ export class TransactionPool {
   }
 
   /** Judges transactions from hex bytes (peers); malformed ones are refused by index. */
-  async addSerialized(hexes: readonly string[], addedAt?: number): Promise<PoolResult> {
+  async addSerialized(
+    hexes: readonly string[],
+    addedAt?: number,
+    origin: PoolOrigin = 'submitted',
+  ): Promise<PoolResult> {
     const parsed: (TransactionData | PoolRejection)[] = hexes.map((hex, index) => {
       try {
         return deserializeTransaction(Buffer.from(hex, 'hex'));
@@ -107,7 +127,7 @@ export class TransactionPool {
     });
     const valid = parsed.filter((item): item is TransactionData => !('reason' in item));
     const indexes = parsed.flatMap((item, index) => ('reason' in item ? [] : [index]));
-    const result = await this.add(valid, addedAt);
+    const result = await this.add(valid, addedAt, origin);
     return {
       accepted: result.accepted,
       rejected: [
@@ -121,9 +141,14 @@ export class TransactionPool {
    * Judges and adds transactions, in the given order. `addedAt` keeps the arrival time of
    * transactions restored after a restart.
    */
-  async add(transactions: readonly TransactionData[], addedAt?: number): Promise<PoolResult> {
+  async add(
+    transactions: readonly TransactionData[],
+    addedAt?: number,
+    origin: PoolOrigin = 'submitted',
+  ): Promise<PoolResult> {
     const { maxPerRequest } = this.#deps.poolOptions;
     const accepted: string[] = [];
+    const acceptedBytes: Buffer[] = [];
     const rejected: PoolRejection[] = [];
     const taken = transactions.slice(0, maxPerRequest);
     transactions.slice(maxPerRequest).forEach((tx, i) =>
@@ -150,6 +175,7 @@ export class TransactionPool {
         if (!signed[index]) throw new Refusal('signature', 'not signed as its sender must sign');
         const entry = this.#admit(tx, now);
         accepted.push(entry.id);
+        acceptedBytes.push(entry.bytes);
       } catch (error) {
         const reason = error instanceof Refusal ? error.reason : ruleOf(error);
         if (reason === undefined) throw error;
@@ -168,6 +194,9 @@ export class TransactionPool {
       );
     }
     rejected.sort((a, b) => a.index - b.index);
+    if (acceptedBytes.length > 0) {
+      for (const listener of this.#listeners) listener(acceptedBytes, origin);
+    }
     return { accepted, rejected };
   }
 
@@ -232,7 +261,11 @@ export class TransactionPool {
     const transactions = oldestFirst.flatMap((block) => block.transactions ?? []);
     this.revalidate();
     for (let i = 0; i < transactions.length; i += this.#deps.poolOptions.maxPerRequest) {
-      await this.add(transactions.slice(i, i + this.#deps.poolOptions.maxPerRequest));
+      await this.add(
+        transactions.slice(i, i + this.#deps.poolOptions.maxPerRequest),
+        undefined,
+        'restored',
+      );
     }
   }
 

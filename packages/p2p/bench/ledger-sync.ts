@@ -1,0 +1,147 @@
+import { createLogger } from '@lni/kernel';
+import type { BlockVerdict, ChainPort, PeerAddress } from '../src/chain-port.js';
+import type { MemoryChain } from '../src/testing/memory-chain.js';
+import { startTestNode } from '../src/testing/test-node.js';
+// The real ledger, from the state package's sources (p2p cannot depend on @lni/state: state
+// depends on p2p). Bench only; never imported by p2p's src.
+import type { FullBlock } from '../../state/src/blocks/block-store.js';
+import {
+  ALICE,
+  BOB,
+  addressOf,
+  nextBlock,
+  testNetwork,
+  testProcessor,
+  transferOf,
+} from '../../state/src/blocks/__fixtures__/test-chain.js';
+import { openTestStore } from '../../state/src/blocks/__fixtures__/test-database.js';
+import { LedgerChainPort } from '../../state/src/chain/ledger-chain-port.js';
+import { poolOptions } from '../../state/src/pool/pool-options.js';
+import { TransactionPool } from '../../state/src/pool/transaction-pool.js';
+
+// Sync throughput of a fresh node whose ledger (BlockProcessor on its own PostgreSQL database)
+// downloads a generated chain over nes from a peer serving it from another database.
+// BENCH_LEDGER_TX (total transfers, default 20,000; the issue's target run is 1,000,000) and
+// BENCH_LEDGER_TX_PER_BLOCK (default 500).
+const TOTAL_TX = Number(process.env.BENCH_LEDGER_TX ?? 20_000);
+const PER_BLOCK = Number(process.env.BENCH_LEDGER_TX_PER_BLOCK ?? 500);
+const logger = createLogger({ level: 'fatal' });
+const network = testNetwork({ maxTransactions: PER_BLOCK });
+const unlimited = { points: 1_000_000, durationSeconds: 1 };
+const options = {
+  rateLimits: { global: unlimited, messages: { getBlocks: unlimited, getStatus: unlimited } },
+};
+
+function ledger(db: Awaited<ReturnType<typeof openTestStore>>) {
+  const { wallets, processor } = testProcessor(network, db.store);
+  const port = new LedgerChainPort({
+    blockProcessor: processor,
+    transactionPool: new TransactionPool({
+      wallets,
+      milestones: network.milestones,
+      network: { pubKeyHash: 23 },
+      tip: () => processor.lastBlock as FullBlock,
+      poolOptions: poolOptions({ staticFees: false }),
+      logger,
+    }),
+    blockStore: db.store,
+    milestones: network.milestones,
+    networkIdentity: { name: 'chaintest', nethash: network.genesis.payloadHash },
+    logger,
+  });
+  return { processor, port };
+}
+
+/** Time in the ledger's acceptBlock: deserialize, verify (signatures, rules), apply, store. */
+class TimedPort {
+  ledgerMs = 0;
+  transactions = 0;
+  constructor(readonly inner: LedgerChainPort) {}
+  asChainPort(): ChainPort {
+    const port = this.inner;
+    return new Proxy(port, {
+      get: (target, key) => {
+        if (key !== 'acceptBlock') {
+          const value = Reflect.get(target, key, target) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async (hex: string, from: PeerAddress): Promise<BlockVerdict> => {
+          const started = performance.now();
+          try {
+            return await target.acceptBlock(hex, from);
+          } finally {
+            this.ledgerMs += performance.now() - started;
+          }
+        };
+      },
+    });
+  }
+}
+
+const [servingDb, freshDb] = [await openTestStore(), await openTestStore()];
+try {
+  const serving = ledger(servingDb);
+  await serving.processor.process(network.genesis);
+  const recipients = Array.from({ length: 50 }, (_, i) => addressOf(`bench recipient ${i}`));
+  let previous = network.genesis;
+  const nonces = { [ALICE]: 0n, [BOB]: 0n };
+  const generateStarted = performance.now();
+  for (let made = 0; made < TOTAL_TX;) {
+    const count = Math.min(PER_BLOCK, TOTAL_TX - made);
+    const txs = Array.from({ length: count }, (_, i) => {
+      const sender = i % 2 === 0 ? ALICE : BOB;
+      nonces[sender] += 1n;
+      // A small fee: the two genesis wallets pay for a million transfers.
+      return transferOf(
+        sender,
+        recipients[(made + i) % recipients.length]!,
+        1n,
+        nonces[sender],
+        1_000n,
+      );
+    });
+    const block = nextBlock(network, previous, txs);
+    await serving.processor.process(block);
+    previous = block;
+    made += count;
+  }
+  const height = previous.height;
+  console.log(
+    `generated ${TOTAL_TX} transfers in ${height - 1} blocks ` +
+      `(${((performance.now() - generateStarted) / 1000).toFixed(1)} s, signed and applied by the serving node)`,
+  );
+
+  const peer = await startTestNode({
+    chain: serving.port as unknown as MemoryChain,
+    options,
+  });
+  const fresh = ledger(freshDb);
+  await fresh.processor.process(network.genesis);
+  const timed = new TimedPort(fresh.port);
+  const node = await startTestNode({
+    chain: timed.asChainPort() as unknown as MemoryChain,
+    seeds: [{ ip: '127.0.0.1', port: peer.port }],
+    options: { ...options, sync: { enabled: false, batchSize: 400, parallelDownloads: 3 } },
+  });
+  const started = performance.now();
+  const outcome = await node.kernel.cradle.blockSync.sync();
+  const seconds = (performance.now() - started) / 1000;
+  const reached = fresh.processor.lastBlock?.height;
+  const memory = process.memoryUsage();
+  console.log(
+    `sync ${height - 1} blocks / ${TOTAL_TX} tx: ${((height - 1) / seconds).toFixed(1)} blocks/s, ` +
+      `${(TOTAL_TX / seconds).toFixed(0)} tx/s (${seconds.toFixed(1)} s, outcome ${outcome.kind}, ` +
+      `height ${reached}/${height}${outcome.kind === 'stalled' ? `: ${outcome.reason}` : ''})`,
+  );
+  console.log(
+    `ledger acceptBlock (deserialize + verify + apply + store): ` +
+      `${((timed.ledgerMs / 1000 / seconds) * 100).toFixed(1)}% of the time`,
+  );
+  console.log(
+    `memory: rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB`,
+  );
+  await node.stop();
+  await peer.stop();
+} finally {
+  await Promise.all([servingDb.close(), freshDb.close()]);
+}
