@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,4 +21,21 @@ export function knownNetworks(): string[] {
 export function defaultAppFile(network: string): string {
   const own = join(networksDirectory, network, 'app.json');
   return existsSync(own) ? own : join(repositoryRoot, 'app.json');
+}
+
+/**
+ * The name in `<config>/crypto/network.json`, when the directory already holds a network (one
+ * generated, or an ARK 3.0 network's files copied in): it names the node's network in logs and
+ * its default data directory.
+ */
+export function networkNameIn(configDir: string): string | undefined {
+  const file = join(configDir, 'crypto', 'network.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    const { name } = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown };
+    return typeof name === 'string' && /^[\w.-]+$/.test(name) ? name : undefined;
+  } catch {
+    // Unreadable here; the state plugin reports the file and the reason when it loads it.
+    return undefined;
+  }
 }

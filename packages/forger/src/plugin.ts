@@ -11,6 +11,7 @@ import { definePlugin } from '@lni/kernel';
 import Joi from 'joi';
 import { join } from 'node:path';
 import { readDelegateKeys } from './delegates/delegate-secrets.js';
+import { promptPassword } from './delegates/password-prompt.js';
 import type { BlockAssembler } from './forging/block-assembler.js';
 import { ForgerService } from './forging/forger-service.js';
 import { NesRelayClient } from './relay/nes-relay-client.js';
@@ -71,7 +72,8 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
     const config = loadNetworkConfig(join(paths.config, 'crypto'));
     const milestones = new Milestones(config.milestones);
     const delegates: KeyPair[] = await readDelegateKeys(join(paths.config, 'delegates.json'), {
-      password: async () => options.password,
+      // The environment or app.json first; otherwise ask, when started on a terminal.
+      password: async () => options.password ?? promptPassword(),
     });
     const relays = options.relays.map(
       (text) =>

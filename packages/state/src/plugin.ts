@@ -72,7 +72,7 @@ export const statePlugin = definePlugin<StateOptions>({
           new BlockProcessor({
             wallets: walletRepository,
             milestones,
-            network: { pubKeyHash },
+            network: { pubKeyHash, nethash: network.network.nethash },
             forgingSchedule: roundKeeper,
             blockStore: new DatabaseBlockStore({ database, blockStorage }),
             logger,

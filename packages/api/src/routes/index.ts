@@ -5,6 +5,7 @@ import type { PeerReader } from '../ledger/node-sources.js';
 import { blockRoutes } from './blocks.js';
 import { delegateRoutes } from './delegates.js';
 import { nodeRoutes } from './node.js';
+import { nodeFeeRoutes } from './node-fees.js';
 import { poolRoutes } from './pool.js';
 import { roundRoutes } from './rounds.js';
 import type { PoolPort } from '../ledger/pool-port.js';
@@ -44,6 +45,7 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
       ...transactionRoutes({ ledger, transactions }),
       ...blockRoutes({ ledger, transactions, blocks: () => container.cradle.blockQuery }),
       ...roundRoutes(() => container.cradle.roundStorage),
+      ...nodeFeeRoutes({ ledger, transactions, now: () => new Date() }),
     );
   }
   routes.push(

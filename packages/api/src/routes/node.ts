@@ -3,6 +3,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import { Milestones, type NetworkConfig } from '@lni/crypto';
 import Joi from 'joi';
 import type { NodeSources, PeerSummary } from '../ledger/node-sources.js';
+import { FEE_KEYS, TYPE_NAMES } from './transaction-types.js';
 
 /** The height most peers report; our own when we know no peer. */
 export function networkHeight(peers: readonly PeerSummary[], own: number): number {
@@ -10,33 +11,6 @@ export function networkHeight(peers: readonly PeerSummary[], own: number): numbe
   const heights = peers.map((peer) => peer.height).sort((a, b) => a - b);
   return Math.max(own, heights[Math.floor(heights.length / 2)] ?? own);
 }
-
-const TYPE_NAMES: Readonly<Record<string, number>> = {
-  Transfer: 0,
-  SecondSignature: 1,
-  DelegateRegistration: 2,
-  Vote: 3,
-  MultiSignature: 4,
-  Ipfs: 5,
-  MultiPayment: 6,
-  DelegateResignation: 7,
-  HtlcLock: 8,
-  HtlcClaim: 9,
-  HtlcRefund: 10,
-};
-const FEE_KEYS: Readonly<Record<string, string>> = {
-  Transfer: 'transfer',
-  SecondSignature: 'secondSignature',
-  DelegateRegistration: 'delegateRegistration',
-  Vote: 'vote',
-  MultiSignature: 'multiSignature',
-  Ipfs: 'ipfs',
-  MultiPayment: 'multiPayment',
-  DelegateResignation: 'delegateResignation',
-  HtlcLock: 'htlcLock',
-  HtlcClaim: 'htlcClaim',
-  HtlcRefund: 'htlcRefund',
-};
 
 /** GET /api/node/*, /api/transactions/types|fees, /api/peers. */
 export function nodeRoutes(sources: NodeSources): ServerRoute[] {
@@ -48,9 +22,7 @@ export function nodeRoutes(sources: NodeSources): ServerRoute[] {
   const milestone = () => new Milestones(config().milestones).at(Math.max(1, sources.height()));
   const staticFees = () => {
     const fees = milestone().fees.staticFees;
-    return Object.fromEntries(
-      Object.entries(FEE_KEYS).map(([, key]) => [key, String(fees[key] ?? 0)]),
-    );
+    return Object.fromEntries(FEE_KEYS.map((key) => [key, String(fees[key] ?? 0)]));
   };
   const status = () => {
     const height = sources.height();

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -14,7 +15,13 @@ import {
   type RunMode,
 } from '@lni/kernel';
 import { publishConfig } from '../config/publish.js';
-import { DEFAULT_NETWORK, repositoryRoot } from '../networks.js';
+import {
+  DEFAULT_NETWORK,
+  defaultAppFile,
+  knownNetworks,
+  networkNameIn,
+  repositoryRoot,
+} from '../networks.js';
 import type { CommandResult } from '../program.js';
 
 interface StartFlags {
@@ -36,19 +43,20 @@ export function registerStart(program: Command, result: CommandResult): void {
     .option('--network <name>', 'network to join', DEFAULT_NETWORK)
     .option('--config <dir>', 'configuration directory (default: per user, per network)')
     .option('--data <dir>', 'data directory (default: per user, per network)')
-    .action(async (flags: StartFlags) => {
-      result.code = await start(flags);
+    .action(async (flags: StartFlags, command: Command) => {
+      result.code = await start(withNetworkOfConfig(flags, command));
     });
+}
+
+/** Without --network, a --config directory that holds a network's files names the network. */
+function withNetworkOfConfig(flags: StartFlags, command: Command): StartFlags {
+  if (command.getOptionValueSource('network') === 'cli' || flags.config === undefined) return flags;
+  return { ...flags, network: networkNameIn(flags.config) ?? flags.network };
 }
 
 async function start(flags: StartFlags): Promise<number> {
   const configDir = resolvePaths(flags.network, process.env, flags).config;
-  if (!existsSync(join(configDir, 'app.json'))) {
-    const published = await publishConfig({ network: flags.network, configDir });
-    process.stdout.write(
-      `First run: published the default configuration of ${flags.network} into ${configDir} (${published.written.join(', ')})\n`,
-    );
-  }
+  if (!existsSync(join(configDir, 'app.json'))) await firstRun(flags.network, configDir);
   const env = loadEnvironment(configDir);
   const paths = resolvePaths(flags.network, env, flags);
   const logger = createLogger({ level: parseLogLevel(env.CORE_LOG_LEVEL) });
@@ -79,4 +87,23 @@ async function start(flags: StartFlags): Promise<number> {
   }
   await closeLogFiles(logger);
   return code;
+}
+
+/**
+ * A network this distribution ships gets its whole default configuration; any other network
+ * (its crypto files already in the directory) gets only the default app.json of the modes.
+ */
+async function firstRun(network: string, configDir: string): Promise<void> {
+  if (knownNetworks().includes(network)) {
+    const published = await publishConfig({ network, configDir });
+    process.stdout.write(
+      `First run: published the default configuration of ${network} into ${configDir} (${published.written.join(', ')})\n`,
+    );
+    return;
+  }
+  await mkdir(configDir, { recursive: true });
+  await copyFile(defaultAppFile(network), join(configDir, 'app.json'));
+  process.stdout.write(
+    `First run: wrote the default app.json into ${configDir}; network ${network} runs on the crypto files there\n`,
+  );
 }

@@ -23,6 +23,7 @@ function shaped(height: number, sequence: number): Partial<StoredTransaction> {
       return {
         vendorField: height === 3 ? HOSTILE : `memo ${height}`,
         recipientId: `ARecv${height % 4}`,
+        fee: BigInt(height) * 1_000_003n,
       };
     case 1:
       return { type: 3, recipientId: null, asset: { votes: [`+02vote${height % 2}`] } };
@@ -91,6 +92,39 @@ describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
     await expectMatch({ field: 'recipientId', in: ['ARecv1', null] }, (t) =>
       [null, 'ARecv1'].includes(t.recipientId),
     );
+  });
+
+  it('fee statistics per type over the transactions since a time', async () => {
+    // From height 10, 11 transfers (an odd count); from height 11, 10 (an even one).
+    for (const since of [10 * 8, 11 * 8]) {
+      const expected = new Map<string, bigint[]>();
+      for (const t of all.filter((candidate) => candidate.timestamp >= since)) {
+        const key = `${t.typeGroup}/${t.type}`;
+        expected.set(key, [...(expected.get(key) ?? []), t.fee]);
+      }
+      const statistics = await query.feeStatistics(since);
+      expect(statistics.map((s) => `${s.typeGroup}/${s.type}`).sort()).toEqual(
+        [...expected.keys()].sort(),
+      );
+      for (const statistic of statistics) {
+        const fees = expected.get(`${statistic.typeGroup}/${statistic.type}`) ?? [];
+        const sum = fees.reduce((total, fee) => total + fee, 0n);
+        const count = BigInt(fees.length);
+        const sorted = [...fees].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        const lower = sorted[Math.floor((sorted.length - 1) / 2)] as bigint;
+        const upper = sorted[Math.ceil((sorted.length - 1) / 2)] as bigint;
+        expect(statistic).toEqual({
+          typeGroup: statistic.typeGroup,
+          type: statistic.type,
+          sum,
+          avg: (2n * sum + count) / (2n * count),
+          median: (lower + upper + 1n) / 2n,
+          min: sorted[0],
+          max: sorted.at(-1),
+        });
+      }
+    }
+    expect(await query.feeStatistics(21 * 8)).toEqual([]);
   });
 
   it('ranges with from, to or both', async () => {

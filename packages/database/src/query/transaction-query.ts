@@ -9,14 +9,17 @@ import {
   type TransactionRow,
 } from '../storage/rows.js';
 import type { SearchPage, SearchQuery } from './criteria.js';
+import { feeStatistics, type FeeStatistic } from './fee-statistics.js';
 import { blocksTable, transactionsTable } from './table-specs.js';
 import { TableSearch } from './table-search.js';
 
 /** The transactions side of the API: criteria, ordering, paging and exact totals. */
 export class TransactionQuery {
   private readonly table: TableSearch<TransactionRow, StoredTransaction>;
+  private readonly database: DatabaseConnection;
 
   constructor({ database }: { readonly database: DatabaseConnection }) {
+    this.database = database;
     this.table = new TableSearch(
       database,
       transactionsTable,
@@ -27,6 +30,11 @@ export class TransactionQuery {
 
   search(query: SearchQuery): Promise<SearchPage<StoredTransaction>> {
     return this.table.search(query);
+  }
+
+  /** Fee statistics per type of the transactions forged at or after `since` (epoch seconds). */
+  feeStatistics(since: number): Promise<FeeStatistic[]> {
+    return feeStatistics(this.database, since);
   }
 }
 

@@ -22,7 +22,11 @@ import { applyTransaction, revertTransaction, ruleOf } from './transaction-steps
 export interface BlockProcessorDeps {
   readonly wallets: WalletRepository;
   readonly milestones: Milestones;
-  readonly network: { readonly pubKeyHash: number };
+  /**
+   * With `nethash`, the genesis block is trusted when its payload hash is the nethash (see
+   * #verifyGenesis); without it, the genesis block is verified like any other.
+   */
+  readonly network: { readonly pubKeyHash: number; readonly nethash?: string };
   readonly forgingSchedule: ForgingSchedule;
   readonly blockStore: BlockStore;
   readonly logger: Logger;
@@ -97,7 +101,10 @@ export class BlockProcessor {
     const started = performance.now();
     this.#checkChained(block);
     if (block.height > 1) this.#checkSlotAndGenerator(block);
-    const verification = await this.#verify(block);
+    const verification =
+      block.height === 1 && this.#deps.network.nethash !== undefined
+        ? await this.#verifyGenesis(block, this.#deps.network.nethash)
+        : await this.#verify(block);
     const failure = verification.failures[0];
     if (failure) {
       const transaction = failure.transaction;
@@ -222,6 +229,28 @@ export class BlockProcessor {
     return verificationPool
       ? verifyBlockInPool(block, milestones, verificationPool, options)
       : verifyBlock(block, milestones, options);
+  }
+
+  /**
+   * The genesis block is configuration, and ARK 3.0 trusts it as such: the genesis blocks of
+   * ARK's own networks predate 3.0's rules, so their ids and payload hashes (and, on mainnet and
+   * testnet, the transactions' signatures) do not verify under them. What ties the block to the
+   * network is the nethash, its payload hash; its transactions must still apply.
+   */
+  async #verifyGenesis(block: FullBlock, nethash: string): Promise<BlockVerification> {
+    if (block.payloadHash !== nethash) {
+      const message = `payloadHash ${block.payloadHash} is not the network's nethash ${nethash}`;
+      return { verified: false, failures: [{ rule: 'payloadHash', message }] };
+    }
+    const { failures } = await this.#verify(block);
+    if (failures.length > 0) {
+      const rules = [...new Set(failures.map((failure) => failure.rule))];
+      this.#deps.logger.info(
+        { id: block.id, failures: failures.length, rules },
+        'Genesis block trusted through the nethash, as ARK 3.0 does: it predates the 3.0 verification rules',
+      );
+    }
+    return { verified: true, failures: [] };
   }
 
   #registrationsOf(senderPublicKey: string): SignerRegistrations {

@@ -1,0 +1,85 @@
+import { runKernel, type KernelProcess } from '@lni/cli/testing';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, freePort } from '../support/free-port.js';
+
+// ARK 3.0's own mainnet files, as its crypto package ships them, copied in unchanged.
+const require = createRequire(import.meta.url);
+const arkMainnet = dirname(
+  require.resolve('@arkecosystem/crypto-networks/dist/mainnet/network.json'),
+);
+const CRYPTO_FILES = ['network.json', 'milestones.json', 'genesisBlock.json', 'exceptions.json'];
+
+describe("a relay on ARK 3.0 mainnet's config files", () => {
+  let root: string;
+  let config: string;
+  let node: KernelProcess;
+  let api: string;
+  const genesis = require(join(arkMainnet, 'genesisBlock.json')) as {
+    id: string;
+    transactions: { type: number }[];
+  };
+  const network = require(join(arkMainnet, 'network.json')) as { nethash: string };
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'lni-ark-mainnet-'));
+    config = join(root, 'config');
+    await mkdir(join(config, 'crypto'), { recursive: true });
+    for (const file of CRYPTO_FILES) {
+      await copyFile(join(arkMainnet, file), join(config, 'crypto', file));
+    }
+    const [apiPort, p2pPort] = [await freePort(), await freePort()];
+    api = `http://127.0.0.1:${apiPort}/api`;
+    // No --network: the config directory's network.json names it.
+    node = runKernel(
+      ['start', '--mode', 'relay', '--config', config, '--data', join(root, 'data')],
+      {
+        CORE_API_PORT: String(apiPort),
+        CORE_P2P_PORT: String(p2pPort),
+        CORE_LOG_LEVEL: 'info',
+      },
+    );
+  });
+  afterAll(async () => {
+    node?.child.kill('SIGTERM');
+    await node?.exited();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const get = async (path: string): Promise<any> => {
+    const response = await fetch(`${api}${path}`);
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    return response.json();
+  };
+
+  it('starts on the files as they are, its genesis block applied under its own id', async () => {
+    const last = await eventually(() => get('/blocks/last'), 120_000, 'the API');
+    expect(last.data).toMatchObject({ id: genesis.id, height: 1 });
+    expect(node.stdout()).toContain('"network":"mainnet"');
+    expect(node.stdout()).toContain('Genesis block trusted through the nethash');
+
+    const registrations = genesis.transactions.filter((tx) => tx.type === 2).length;
+    const delegates = await get('/delegates?limit=100');
+    expect(delegates.meta.totalCount).toBe(registrations);
+    const configuration = await get('/node/configuration');
+    expect(configuration.data).toMatchObject({ nethash: network.nethash, token: 'ARK' });
+    const crypto = await get('/node/configuration/crypto');
+    for (const file of CRYPTO_FILES) {
+      const key = file === 'genesisBlock.json' ? 'genesisBlock' : file.replace('.json', '');
+      const original = JSON.parse(await readFile(join(arkMainnet, file), 'utf8')) as unknown;
+      expect(crypto.data[key], file).toEqual(original);
+    }
+  });
+
+  it('wrote only the default app.json, none of another network’s files', async () => {
+    expect(node.stdout()).toContain('First run: wrote the default app.json');
+    expect(existsSync(join(config, 'app.json'))).toBe(true);
+    expect(existsSync(join(config, 'peers.json'))).toBe(false);
+    expect(existsSync(join(config, 'delegates.json'))).toBe(false);
+  });
+});
