@@ -31,12 +31,10 @@ export async function joinLoopback(
       if (entry.package !== '@lni/p2p') continue;
       const options = entry.options ?? {};
       const connections = (options.connections ?? {}) as Record<string, unknown>;
-      const penalties = (options.penalties ?? {}) as Record<string, unknown>;
       entry.options = {
         ...options,
         acceptLocalPeers: true,
         connections: { ...connections, exempt: ['127.0.0.1', '::1'] },
-        penalties: { ...penalties, rateLimited: 0 },
       };
     }
   }

@@ -35,6 +35,8 @@ export interface P2POptions {
     /** Every message of one IP together. */
     readonly global: RateLimit;
     readonly messages: Readonly<Record<MessageName, RateLimit>>;
+    /** IPs or CIDR ranges never rate-limited (nor penalised for it): the node's own forgers. */
+    readonly exempt: readonly string[];
   };
   readonly sync: {
     /** false: no sync unless a caller runs `blockSync.sync()` (tests, tools). */
@@ -108,6 +110,10 @@ export const p2pConfigSchema = Joi.object<P2POptions>({
     messages: Joi.object(
       Object.fromEntries(MESSAGE_NAMES.map((name) => [name, rateLimit(...messageDefaults[name])])),
     ).default(),
+    // A forger polls its relay over loopback; limiting it would end in a ban of the forger.
+    exempt: Joi.array()
+      .items(Joi.string().ip({ cidr: 'optional' }))
+      .default(['127.0.0.1', '::1']),
   }).default(),
   sync: Joi.object({
     enabled: Joi.boolean().default(true),

@@ -107,7 +107,6 @@ describe('prepareLocalNode', () => {
       {
         acceptLocalPeers: true,
         connections: { exempt: ['127.0.0.1', '::1'] },
-        penalties: { rateLimited: 0 },
       },
     );
     expect(app.core?.plugins.map((entry) => entry.package)).toContain('@lni/forger');

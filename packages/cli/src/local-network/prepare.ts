@@ -46,15 +46,11 @@ async function patchP2pOptions(file: string): Promise<void> {
       if (entry.package !== '@lni/p2p') continue;
       const options = entry.options ?? {};
       const connections = (options.connections ?? {}) as Record<string, unknown>;
-      const penalties = (options.penalties ?? {}) as Record<string, unknown>;
       entry.options = {
         ...options,
         acceptLocalPeers: true,
         // Every node and the forger connect from 127.0.0.1: one IP, many legitimate peers.
         connections: { ...connections, exempt: ['127.0.0.1', '::1'] },
-        // Per-IP message limits add up over all those peers; a 429 is enough, never a ban of
-        // loopback, which would cut every node off from every other for the ban's hour.
-        penalties: { ...penalties, rateLimited: 0 },
       };
     }
   }

@@ -1,10 +1,13 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimit } from '../config.js';
 import type { MessageName } from '../protocol/message-names.js';
+import { IpMatcher } from './ip-matcher.js';
 
 export interface MessageLimits {
   readonly global: RateLimit;
   readonly messages: Readonly<Record<MessageName, RateLimit>>;
+  /** IPs or CIDR ranges never limited: the node's own forgers. */
+  readonly exempt: readonly string[];
 }
 
 /** Why a message was refused, in words a peer operator can act on. */
@@ -17,8 +20,10 @@ export interface RateLimitExceeded {
 export class MessageLimiter {
   private readonly global: RateLimiterMemory;
   private readonly perMessage = new Map<MessageName, RateLimiterMemory>();
+  private readonly exempt: IpMatcher;
 
   constructor(private readonly limits: MessageLimits) {
+    this.exempt = new IpMatcher(limits.exempt);
     this.global = limiterFor(limits.global);
     for (const [name, limit] of Object.entries(limits.messages) as [MessageName, RateLimit][]) {
       this.perMessage.set(name, limiterFor(limit));
@@ -27,6 +32,7 @@ export class MessageLimiter {
 
   /** Counts one message; resolves undefined when allowed, or with the limit it broke. */
   async consume(ip: string, message: MessageName): Promise<RateLimitExceeded | undefined> {
+    if (this.exempt.matches(ip)) return undefined;
     const specific = this.perMessage.get(message);
     const checks: [RateLimiterMemory, string][] = [
       [this.global, `${describe(this.limits.global)} messages`],

@@ -249,7 +249,8 @@ describe('misbehaviour', () => {
 
   it('answers 429 naming the limit when a message comes too often', async () => {
     const getStatus = { points: 2, durationSeconds: 1 };
-    const b = await node({ options: { rateLimits: { messages: { getStatus } } } });
+    // Loopback is exempt by default (the node's own forger); this test peer is not.
+    const b = await node({ options: { rateLimits: { messages: { getStatus }, exempt: [] } } });
     const client = await clientOf(b);
     await client.request('getStatus', {}, statusResponseSchema);
     await client.request('getStatus', {}, statusResponseSchema);
@@ -259,6 +260,16 @@ describe('misbehaviour', () => {
     expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(5);
     // Another message type has its own budget.
     await expect(client.request('getPeers', {}, Joi.array())).resolves.toEqual([]);
+  });
+
+  it('never limits the exempt IPs (by default loopback, where the forger runs)', async () => {
+    const getStatus = { points: 2, durationSeconds: 60 };
+    const b = await node({ options: { rateLimits: { messages: { getStatus } } } });
+    const client = await clientOf(b);
+    for (let call = 0; call < 10; call++) {
+      await client.request('getStatus', {}, statusResponseSchema);
+    }
+    expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(0);
   });
 });
 
