@@ -39,6 +39,12 @@ export interface StoredTransaction {
 }
 
 /** One delegate of a round, with the vote balance it was elected with. */
+/** A stored transaction's wire bytes and the height of its block. */
+export interface SerializedTransaction {
+  readonly blockHeight: number;
+  readonly serialized: Uint8Array;
+}
+
 export interface StoredRoundDelegate {
   readonly round: number;
   readonly publicKey: string;

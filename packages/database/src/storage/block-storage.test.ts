@@ -44,6 +44,12 @@ describe.skipIf(postgresSkipReason)('BlockStorage on PostgreSQL', () => {
     expect(await storage.getTransactionById(second?.id ?? '')).toEqual(second);
     expect(await storage.getTransactionsByBlockId(blockId(2))).toEqual(chain[1]?.transactions);
     expect((await storage.getTransactionsByHeightRange(1, 3)).length).toBe(6);
+    const wire = await storage.getSerializedTransactionsByHeightRange(2, 3);
+    const expected = [...(chain[1]?.transactions ?? []), ...(chain[2]?.transactions ?? [])];
+    expect(wire.map((tx) => tx.blockHeight)).toEqual(expected.map((tx) => tx.blockHeight));
+    expect(wire.map((tx) => Buffer.from(tx.serialized).toString('hex'))).toEqual(
+      expected.map((tx) => Buffer.from(tx.serialized).toString('hex')),
+    );
   });
 
   it('a failing batch leaves nothing behind', async () => {

@@ -1,6 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import type { DatabaseConnection } from '../connection/database.js';
-import type { BlockWithTransactions, StoredBlock, StoredTransaction } from '../records.js';
+import type {
+  BlockWithTransactions,
+  SerializedTransaction,
+  StoredBlock,
+  StoredTransaction,
+} from '../records.js';
 import {
   BLOCK_COLUMNS,
   blockFromRow,
@@ -105,13 +110,32 @@ export class BlockStorage {
     return this.transactionRows('WHERE block_id = $1 ORDER BY sequence', [blockId], manager);
   }
 
-  /** Transactions of the blocks in a height range, in chain order (for state rebuilds). */
+  /** Transactions of the blocks in a height range, in chain order, every column. */
   getTransactionsByHeightRange(from: number, to: number, manager?: EntityManager) {
     return this.transactionRows(
       'WHERE block_height BETWEEN $1 AND $2 ORDER BY block_height, sequence',
       [from, to],
       manager,
     );
+  }
+
+  /**
+   * Only the wire bytes of a height range's transactions, in block order: all a state
+   * rebuild or a peer's getBlocks needs, without parsing a dozen columns it would throw away.
+   */
+  async getSerializedTransactionsByHeightRange(
+    from: number,
+    to: number,
+    manager: EntityManager = this.database.manager,
+  ): Promise<SerializedTransaction[]> {
+    const rows = (await manager.query(
+      'SELECT block_height, serialized FROM transactions WHERE block_height BETWEEN $1 AND $2 ORDER BY block_height, sequence',
+      [from, to],
+    )) as { block_height: number; serialized: Buffer }[];
+    return rows.map((row) => ({
+      blockHeight: Number(row.block_height),
+      serialized: row.serialized,
+    }));
   }
 
   private async blockRows(

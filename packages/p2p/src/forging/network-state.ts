@@ -2,7 +2,7 @@ import type { Logger } from '@lni/kernel';
 import type { BlockHeader, ChainPort } from '../chain-port.js';
 import type { PeerClient } from '../peers/peer-client.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
-import { statusResponseSchema, type StatusResponse } from '../protocol/messages.js';
+import type { StatusResponse } from '../protocol/messages.js';
 import { onOurChain } from '../sync/sync-plan.js';
 import type { NetworkState } from './forging-port.js';
 
@@ -48,7 +48,7 @@ export class NetworkStateReader {
     ours: BlockHeader,
   ): Promise<{ status: StatusResponse; agrees: boolean } | undefined> {
     try {
-      const status = await client.request('getStatus', {}, statusResponseSchema);
+      const status = await this.deps.network.status(client);
       return { status, agrees: await onOurChain(client, status, ours) };
     } catch (error) {
       this.deps.network.reportFailure(client, error);

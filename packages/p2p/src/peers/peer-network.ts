@@ -158,6 +158,19 @@ export class PeerNetwork {
     });
   }
 
+  /** Asks a connected peer for its status and keeps what it says (height, latency) for the API. */
+  async status(client: PeerClient): Promise<StatusResponse> {
+    const started = performance.now();
+    const status = await client.request('getStatus', {}, statusResponseSchema);
+    this.deps.peers.refresh(client.ip, client.port, {
+      version: status.version,
+      height: status.height,
+      latency: Math.round(performance.now() - started),
+      ports: status.ports,
+    });
+    return status;
+  }
+
   /** Logs a failed request; a peer answering with garbage is penalised like one sending garbage. */
   reportFailure(client: PeerClient, error: unknown): void {
     const { ip, port } = client;

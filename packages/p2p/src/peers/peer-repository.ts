@@ -53,6 +53,13 @@ export class PeerRepository {
     return known ? 'updated' : 'added';
   }
 
+  /** Records what a known peer answered later (height, latency); unknown peers are not added. */
+  refresh(ip: string, port: number, observation: PeerObservation): void {
+    const key = peerKey(ip, port);
+    if (this.peers.has(key))
+      this.peers.set(key, { ip, port, ...observation, lastSeen: this.now() });
+  }
+
   has(ip: string, port: number): boolean {
     return this.peers.has(peerKey(ip, port));
   }

@@ -155,6 +155,24 @@ describe('sync', () => {
     expect(right.reverts).toEqual([]);
   });
 
+  it("keeps each peer's height current for GET /api/peers as it polls them", async () => {
+    const network = new MemoryChain({ height: 20 });
+    const ahead = new MemoryChain({ base: network, height: 20 });
+    const peer = await node({ chain: ahead });
+    const syncing = await node({
+      chain: new MemoryChain({ base: network, height: 20 }),
+      seeds: seedsOf(peer),
+      options: syncOptions(100),
+    });
+    const { peerRepository, blockSync } = syncing.kernel.cradle;
+    expect(peerRepository.get('127.0.0.1', peer.port)?.height).toBe(20);
+
+    ahead.extend(5);
+    await blockSync.sync();
+
+    expect(peerRepository.get('127.0.0.1', peer.port)?.height).toBe(25);
+  });
+
   it('starts by itself when enabled: a node joining peers ahead catches up', async () => {
     const network = new MemoryChain({ height: 300 });
     const peer = await node({ chain: new MemoryChain({ base: network, height: 300 }) });

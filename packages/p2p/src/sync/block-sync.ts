@@ -9,7 +9,6 @@ import {
   MAX_COMMON_BLOCK_IDS,
   blocksResponseSchema,
   commonBlocksResponseSchema,
-  statusResponseSchema,
 } from '../protocol/messages.js';
 import { chooseSyncPlan, onOurChain, type PeerOnChain } from './sync-plan.js';
 
@@ -112,7 +111,7 @@ export class BlockSync {
     const answers = await Promise.all(
       network.connected().map(async (client): Promise<PeerOnChain | undefined> => {
         try {
-          const status = await client.request('getStatus', {}, statusResponseSchema);
+          const status = await network.status(client);
           return {
             client,
             height: status.height,

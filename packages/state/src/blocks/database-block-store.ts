@@ -8,6 +8,7 @@ import type {
   BlockStorage,
   BlockWithTransactions,
   DatabaseConnection,
+  SerializedTransaction,
   Service,
   StoredBlock,
   StoredTransaction,
@@ -45,9 +46,9 @@ export class DatabaseBlockStore implements BlockStore {
   async blocksInRange(from: number, to: number): Promise<FullBlock[]> {
     const [blocks, transactions] = await Promise.all([
       this.#storage.getBlocksByHeightRange(from, to),
-      this.#storage.getTransactionsByHeightRange(from, to),
+      this.#storage.getSerializedTransactionsByHeightRange(from, to),
     ]);
-    const byHeight = new Map<number, StoredTransaction[]>();
+    const byHeight = new Map<number, SerializedTransaction[]>();
     for (const tx of transactions) {
       const list = byHeight.get(tx.blockHeight);
       if (list) list.push(tx);
@@ -80,7 +81,7 @@ export class DatabaseBlockStore implements BlockStore {
 
 function withTransactions(
   block: StoredBlock,
-  transactions: readonly StoredTransaction[],
+  transactions: readonly Pick<SerializedTransaction, 'serialized'>[],
 ): FullBlock {
   return {
     ...block,

@@ -14,6 +14,8 @@ export class StateConsistencyError extends KernelError {
   }
 }
 
+const DEFERRED_DURING_REPLAY = ['balance', 'nonce'];
+
 /** A further check after a rebuild (e.g. DPoS against the stored rounds); throws StateConsistencyError. */
 export type ConsistencyCheck = (wallets: WalletRepository) => Promise<void> | void;
 
@@ -46,7 +48,7 @@ export class StateRebuilder {
   }
 
   async rebuild(): Promise<RebuildResult> {
-    const { blockStore, blockProcessor, logger, wallets } = this.#deps;
+    const { blockStore, logger, wallets } = this.#deps;
     const started = performance.now();
     if (wallets.size > 0) {
       throw new StateConsistencyError('rebuild: the wallet repository is not empty', '');
@@ -56,16 +58,33 @@ export class StateRebuilder {
       logger.info('No stored blocks; the chain starts at its genesis block');
       return { height: 0, transactions: 0, ms: 0 };
     }
+    let transactions: number;
+    // Nearly every transaction moves balances and nonces: those two indexes are sorted once, after.
+    const resumeIndexes = wallets.deferIndexes(DEFERRED_DURING_REPLAY);
+    try {
+      transactions = await this.#replay(last.height);
+    } finally {
+      resumeIndexes();
+    }
+    await this.check();
+    const ms = Math.round(performance.now() - started);
+    logger.info({ height: last.height, transactions, wallets: wallets.size, ms }, 'State rebuilt');
+    return { height: last.height, transactions, ms };
+  }
+
+  /** Applies the stored blocks up to `lastHeight`, reading each batch while the one before applies. */
+  async #replay(lastHeight: number): Promise<number> {
+    const { blockStore, blockProcessor, logger } = this.#deps;
     const batch = this.#deps.rebuildBatchSize ?? 1000;
     let transactions = 0;
-    let nextRead: Promise<FullBlock[]> = blockStore.blocksInRange(1, Math.min(batch, last.height));
-    for (let from = 1; from <= last.height; from += batch) {
+    let nextRead: Promise<FullBlock[]> = blockStore.blocksInRange(1, Math.min(batch, lastHeight));
+    for (let from = 1; from <= lastHeight; from += batch) {
       const blocks = await nextRead;
       const following = from + batch;
       // Reads the next batch while this one is replayed.
       nextRead =
-        following <= last.height
-          ? blockStore.blocksInRange(following, Math.min(following + batch - 1, last.height))
+        following <= lastHeight
+          ? blockStore.blocksInRange(following, Math.min(following + batch - 1, lastHeight))
           : Promise.resolve([]);
       for (const block of blocks) {
         try {
@@ -82,17 +101,14 @@ export class StateRebuilder {
       logger.info(
         {
           height,
-          of: last.height,
-          percent: Math.floor((100 * height) / last.height),
+          of: lastHeight,
+          percent: Math.floor((100 * height) / lastHeight),
           transactions,
         },
         'Rebuilding state',
       );
     }
-    await this.check();
-    const ms = Math.round(performance.now() - started);
-    logger.info({ height: last.height, transactions, wallets: wallets.size, ms }, 'State rebuilt');
-    return { height: last.height, transactions, ms };
+    return transactions;
   }
 
   /** Vote balances equal the sum of their voters' weight; then the injected checks. */

@@ -18,7 +18,8 @@ export type WalletErrorCode =
   | 'ERR_WALLET_DUPLICATE_PUBLIC_KEY'
   | 'ERR_WALLET_DUPLICATE_USERNAME'
   | 'ERR_WALLET_INVALID_VALUE'
-  | 'ERR_WALLET_CHECKPOINT';
+  | 'ERR_WALLET_CHECKPOINT'
+  | 'ERR_WALLET_INDEX_DEFERRED';
 
 /** A wallet query that cannot be answered as asked; `field` names the offending field, if any. */
 export class WalletQueryError extends KernelError {

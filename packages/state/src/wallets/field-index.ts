@@ -73,6 +73,11 @@ export class FieldIndex implements SortedFieldIndex {
     this.#set.insert(slot);
   }
 
+  /** Empties the index (before it is filled again in sorted order). */
+  clear(): void {
+    this.#set.clear();
+  }
+
   /** Removes the slot; its wallet must still be the one it was inserted with. */
   remove(slot: WalletSlot): void {
     this.#set.eraseElementByKey(slot);

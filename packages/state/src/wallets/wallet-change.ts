@@ -28,23 +28,28 @@ export function emptyWallet(address: string): Wallet {
 
 /** The wallet after the change, frozen; the previous wallet is left as it was. */
 export function applyChange(previous: Wallet, change: WalletChange): Wallet {
-  const invalid = (field: string, reason: string) =>
-    new WalletError('ERR_WALLET_INVALID_VALUE', `${field}: ${reason}`, {
-      address: previous.address,
-      field,
-    });
+  // Called for every balance move of every transaction: checks are cheap tests first, and the
+  // result is built as one literal per shape (with or without a public key).
   if (change.balance !== undefined && typeof change.balance !== 'bigint') {
-    throw invalid('balance', 'expected a bigint');
+    throw invalidValue(previous, 'balance', 'expected a bigint');
   }
   if (change.nonce !== undefined && (typeof change.nonce !== 'bigint' || change.nonce < 0n)) {
-    throw invalid('nonce', 'expected a non-negative bigint');
+    throw invalidValue(previous, 'nonce', 'expected a non-negative bigint');
   }
-  if (change.publicKey !== undefined) {
+  if (change.publicKey !== undefined && change.publicKey !== previous.publicKey) {
     if (typeof change.publicKey !== 'string' || !/^0[23][0-9a-f]{64}$/.test(change.publicKey)) {
-      throw invalid('publicKey', 'expected a compressed public key in lower-case hex');
+      throw invalidValue(
+        previous,
+        'publicKey',
+        'expected a compressed public key in lower-case hex',
+      );
     }
-    if (previous.publicKey !== undefined && previous.publicKey !== change.publicKey) {
-      throw invalid('publicKey', 'a wallet keeps the public key it first signed with');
+    if (previous.publicKey !== undefined) {
+      throw invalidValue(
+        previous,
+        'publicKey',
+        'a wallet keeps the public key it first signed with',
+      );
     }
   }
   let attributes = previous.attributes;
@@ -56,18 +61,26 @@ export function applyChange(previous: Wallet, change: WalletChange): Wallet {
     }
     const delegate = next.delegate as WalletAttributes['delegate'];
     if (delegate && (typeof delegate.username !== 'string' || delegate.username.length === 0)) {
-      throw invalid('attributes.delegate.username', 'expected a non-empty string');
+      throw invalidValue(previous, 'attributes.delegate.username', 'expected a non-empty string');
     }
     attributes =
       Object.keys(next).length === 0 ? NO_ATTRIBUTES : (Object.freeze(next) as WalletAttributes);
   }
   const publicKey = change.publicKey ?? previous.publicKey;
-  return Object.freeze({
-    address: previous.address,
-    ...(publicKey !== undefined ? { publicKey } : {}),
-    balance: change.balance ?? previous.balance,
-    nonce: change.nonce ?? previous.nonce,
-    attributes,
+  const balance = change.balance ?? previous.balance;
+  const nonce = change.nonce ?? previous.nonce;
+  const address = previous.address;
+  return Object.freeze(
+    publicKey === undefined
+      ? { address, balance, nonce, attributes }
+      : { address, publicKey, balance, nonce, attributes },
+  );
+}
+
+function invalidValue(wallet: Wallet, field: string, reason: string): WalletError {
+  return new WalletError('ERR_WALLET_INVALID_VALUE', `${field}: ${reason}`, {
+    address: wallet.address,
+    field,
   });
 }
 

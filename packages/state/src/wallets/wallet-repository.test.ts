@@ -122,6 +122,32 @@ describe('WalletRepository', () => {
     expect(repository.get('DA')?.balance).toBe(1n);
   });
 
+  it('rebuilds deferred indexes in the order live ones would hold, and refuses queries until then', () => {
+    const live = new WalletRepository();
+    const replayed = new WalletRepository();
+    const resume = replayed.deferIndexes(['balance', 'nonce']);
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647);
+    for (let step = 0; step < 2_000; step++) {
+      const address = `D${random() % 300}`;
+      const change = { balance: BigInt(random() % 1_000), nonce: BigInt(step) };
+      for (const repository of [live, replayed]) {
+        const checkpoint = repository.checkpoint();
+        repository.update(address, change);
+        if (step % 7 === 0) repository.rollback(checkpoint);
+        else repository.release(checkpoint);
+      }
+    }
+    expect(() => replayed.index('balance')).toThrow(WalletError);
+    expect(replayed.index('address').size).toBe(live.index('address').size);
+    resume();
+    for (const path of ['balance', 'nonce']) {
+      const order = (repository: WalletRepository) =>
+        [...repository.index(path).scan(undefined, undefined, true)].map((w) => w.address);
+      expect(order(replayed)).toEqual(order(live));
+    }
+  });
+
   it('loads many wallets at once, refusing the whole batch on a duplicate', () => {
     const repository = new WalletRepository();
     repository.load([

@@ -25,6 +25,14 @@ export class WalletRepository implements WalletStore {
   readonly #byUsername = new Map<string, WalletSlot>();
   readonly #indexes = new Map<string, FieldIndex>();
   readonly #indexList: FieldIndex[] = [];
+  /** The indexes grouped by the wallet part their field reads: a part unchanged skips them all. */
+  readonly #indexesByPart: {
+    readonly partOf: (wallet: Wallet) => unknown;
+    readonly part: WalletPart;
+    readonly indexes: FieldIndex[];
+  }[] = [];
+  /** Indexes not kept sorted for now (a boot replay); deferIndexes' resume rebuilds them. */
+  readonly #deferred = new Set<FieldIndex>();
   readonly #journal: JournalEntry[] = [];
   #depth = 0;
 
@@ -33,6 +41,14 @@ export class WalletRepository implements WalletStore {
       const index = new FieldIndex(field);
       this.#indexes.set(field.path, index);
       this.#indexList.push(index);
+      const group = this.#indexesByPart.find((candidate) => candidate.part === field.part);
+      if (group) group.indexes.push(index);
+      else
+        this.#indexesByPart.push({
+          part: field.part,
+          partOf: partReader(field.part),
+          indexes: [index],
+        });
     }
   }
 
@@ -81,7 +97,32 @@ export class WalletRepository implements WalletStore {
     const path = typeof field === 'string' ? field : field.path;
     const index = this.#indexes.get(path);
     if (!index) throw new WalletError('ERR_WALLET_INVALID_VALUE', `${path}: not an indexed field`);
+    if (this.#deferred.has(index)) {
+      throw new WalletError('ERR_WALLET_INDEX_DEFERRED', `${path}: index deferred until resumed`);
+    }
     return index;
+  }
+
+  /**
+   * Stops keeping the indexes of `paths` sorted until the returned function runs, which rebuilds
+   * them with one sort. A boot replay changes the balance and nonce of wallets with nearly every
+   * transaction; re-sorting those trees of every wallet each time would cost most of the replay.
+   */
+  deferIndexes(paths: readonly string[]): () => void {
+    const indexes = paths.map((path) => this.index(path));
+    for (const index of indexes) this.#deferred.add(index);
+    return () => {
+      for (const index of indexes) {
+        if (!this.#deferred.delete(index)) continue;
+        index.clear();
+        const read = index.field.read;
+        const present = [...this.#byAddress.values()].filter(
+          (slot) => read(slot.wallet) !== undefined,
+        );
+        present.sort(index.compareSlots);
+        for (const slot of present) index.insert(slot);
+      }
+    };
   }
 
   /**
@@ -146,6 +187,7 @@ export class WalletRepository implements WalletStore {
       this.#setKeys(slot, undefined, slot.wallet);
     }
     for (const index of this.#indexList) {
+      if (this.#deferred.has(index)) continue;
       const read = index.field.read;
       const present = slots.filter((slot) => read(slot.wallet) !== undefined);
       present.sort(index.compareSlots);
@@ -216,14 +258,14 @@ export class WalletRepository implements WalletStore {
     this.#byAddress.set(wallet.address, slot);
     this.#setKeys(slot, undefined, wallet);
     for (const index of this.#indexList) {
-      if (index.field.read(wallet) !== undefined) index.insert(slot);
+      if (index.field.read(wallet) !== undefined && !this.#deferred.has(index)) index.insert(slot);
     }
   }
 
   #delete(slot: WalletSlot): void {
     const wallet = slot.wallet;
     for (const index of this.#indexList) {
-      if (index.field.read(wallet) !== undefined) index.remove(slot);
+      if (index.field.read(wallet) !== undefined && !this.#deferred.has(index)) index.remove(slot);
     }
     this.#setKeys(slot, wallet, undefined);
     this.#byAddress.delete(wallet.address);
@@ -234,14 +276,16 @@ export class WalletRepository implements WalletStore {
     const previous = slot.wallet;
     const stale: FieldIndex[] = [];
     const fresh: FieldIndex[] = [];
-    for (const index of this.#indexList) {
-      const { part, read } = index.field;
-      if (partOf(previous, part) === partOf(next, part)) continue;
-      const before = read(previous);
-      const after = read(next);
-      if (before === after) continue;
-      if (before !== undefined) stale.push(index);
-      if (after !== undefined) fresh.push(index);
+    for (const { partOf, indexes } of this.#indexesByPart) {
+      if (partOf(previous) === partOf(next)) continue;
+      for (const index of indexes) {
+        if (this.#deferred.has(index)) continue;
+        const before = index.field.read(previous);
+        const after = index.field.read(next);
+        if (before === after) continue;
+        if (before !== undefined) stale.push(index);
+        if (after !== undefined) fresh.push(index);
+      }
     }
     for (const index of stale) index.remove(slot);
     slot.wallet = next;
@@ -267,9 +311,12 @@ export class WalletRepository implements WalletStore {
 
 const TOP_LEVEL = new Set<WalletPart>(['address', 'publicKey', 'balance', 'nonce']);
 
-/** The part of the wallet a field reads; unchanged by reference means the field is unchanged. */
-function partOf(wallet: Wallet, part: WalletPart): unknown {
-  return TOP_LEVEL.has(part)
-    ? wallet[part as 'address' | 'publicKey' | 'balance' | 'nonce']
-    : wallet.attributes[part as keyof Wallet['attributes']];
+/** Reads the part of a wallet a field reads; unchanged by reference means the field is unchanged. */
+function partReader(part: WalletPart): (wallet: Wallet) => unknown {
+  if (TOP_LEVEL.has(part)) {
+    const key = part as 'address' | 'publicKey' | 'balance' | 'nonce';
+    return (wallet) => wallet[key];
+  }
+  const attribute = part as keyof Wallet['attributes'];
+  return (wallet) => wallet.attributes[attribute];
 }
