@@ -21,9 +21,9 @@ import { TransactionPool } from '../../state/src/pool/transaction-pool.js';
 
 // Sync throughput of a fresh node whose ledger (BlockProcessor on its own PostgreSQL database)
 // downloads a generated chain over nes from a peer serving it from another database.
-// BENCH_LEDGER_TX (total transfers, default 20,000; the target run is 1,000,000) and
-// BENCH_LEDGER_TX_PER_BLOCK (default 500).
-const TOTAL_TX = Number(process.env.BENCH_LEDGER_TX ?? 20_000);
+// BENCH_LEDGER_TX (total transfers, default 1,000,000: about 6 minutes of generation and 4 of
+// sync) and BENCH_LEDGER_TX_PER_BLOCK (default 500).
+const TOTAL_TX = Number(process.env.BENCH_LEDGER_TX ?? 1_000_000);
 const PER_BLOCK = Number(process.env.BENCH_LEDGER_TX_PER_BLOCK ?? 500);
 const logger = createLogger({ level: 'fatal' });
 const network = testNetwork({ maxTransactions: PER_BLOCK });
