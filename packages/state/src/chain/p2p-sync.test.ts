@@ -114,3 +114,46 @@ describe('ledger sync over p2p: a partition heals', () => {
     expect(b.wallets.get(addressOf(ALICE))?.balance).toBe(a.wallets.get(addressOf(ALICE))?.balance);
   }, 60_000);
 });
+
+// A fresh relay joining a network: thousands of blocks, downloaded in batches over the real
+// p2p plugin and applied by the real ledger, each node on its own PostgreSQL database.
+describe('ledger sync over p2p: a fresh node catches up on thousands of blocks', () => {
+  const BLOCKS = 2_000;
+  const dbs: Store[] = [];
+  const nodes: TestNode[] = [];
+  let serving: ReturnType<typeof ledger>;
+  let fresh: ReturnType<typeof ledger>;
+
+  beforeAll(async () => {
+    dbs.push(await openTestStore(), await openTestStore());
+    serving = ledger(dbs[0]!);
+    fresh = ledger(dbs[1]!);
+    for (const node of [serving, fresh]) await node.processor.process(network.genesis);
+    await extend(serving, BLOCKS, 1, ALICE);
+  }, 240_000);
+  afterAll(async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    await Promise.all(dbs.map((db) => db.close()));
+  });
+
+  it('reaches the peer’s height with the same blocks and the same wallets', async () => {
+    const peer = await startTestNode({ chain: serving.port as unknown as MemoryChain });
+    nodes.push(peer);
+    const joining = await startTestNode({
+      chain: fresh.port as unknown as MemoryChain,
+      seeds: [{ ip: '127.0.0.1', port: peer.port }],
+      options: { sync: { enabled: false, batchSize: 400, parallelDownloads: 3 } },
+    });
+    nodes.push(joining);
+
+    const outcome = await joining.kernel.cradle.blockSync.sync();
+
+    expect(outcome).toMatchObject({ kind: 'synced', height: BLOCKS + 1 });
+    expect(fresh.processor.lastBlock?.id).toBe(serving.processor.lastBlock?.id);
+    const heights = [2, 401, 1_000, 1_600, BLOCKS + 1];
+    expect(await fresh.port.blockIds(heights)).toEqual(await serving.port.blockIds(heights));
+    const wallets = (node: ReturnType<typeof ledger>) =>
+      [...node.wallets.all()].sort((x, y) => x.address.localeCompare(y.address));
+    expect(wallets(fresh)).toEqual(wallets(serving));
+  }, 240_000);
+});
