@@ -28,6 +28,8 @@ export interface DatabaseOptions {
   readonly healthCheckIntervalMs: number;
   /** Check heights, chain links and transaction heights at boot. */
   readonly integrityCheck: boolean;
+  /** How often to check whether the planner's statistics need refreshing; 0: never. */
+  readonly statisticsIntervalMs: number;
 }
 
 export const databaseConfigSchema = Joi.object<DatabaseOptions>({
@@ -48,6 +50,7 @@ export const databaseConfigSchema = Joi.object<DatabaseOptions>({
   }).default(),
   healthCheckIntervalMs: Joi.number().integer().min(100).default(5_000),
   integrityCheck: Joi.boolean().default(true),
+  statisticsIntervalMs: Joi.number().integer().min(0).default(60_000),
 });
 
 export const databaseEnvironment = {

@@ -3,6 +3,7 @@ export * from './connection/database.js';
 export * from './connection/retry.js';
 export * from './errors.js';
 export * from './integrity/integrity-check.js';
+export * from './maintenance/statistics-refresher.js';
 export * from './migrations/migrate.js';
 export * from './migrations/schema-state.js';
 export * from './plugin.js';

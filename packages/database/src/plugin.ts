@@ -4,6 +4,7 @@ import { databaseConfigSchema, databaseEnvironment, type DatabaseOptions } from 
 import { Database } from './connection/database.js';
 import { MigrationError } from './errors.js';
 import { checkChainIntegrity } from './integrity/integrity-check.js';
+import { StatisticsRefresher } from './maintenance/statistics-refresher.js';
 import { applySchemaMigrations, hasPendingMigrations } from './migrations/migrate.js';
 import { BlockQuery, TransactionQuery } from './query/transaction-query.js';
 import { BlockStorage } from './storage/block-storage.js';
@@ -18,6 +19,7 @@ declare module '@lni/kernel' {
     readonly roundStorage: Service<RoundStorage>;
     readonly transactionQuery: Service<TransactionQuery>;
     readonly blockQuery: Service<BlockQuery>;
+    readonly statisticsRefresher: Service<StatisticsRefresher>;
   }
 }
 
@@ -34,6 +36,9 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
       roundStorage: asClass(RoundStorage).singleton(),
       transactionQuery: asClass(TransactionQuery).singleton(),
       blockQuery: asClass(BlockQuery).singleton(),
+      statisticsRefresher: asClass(StatisticsRefresher)
+        .singleton()
+        .inject(() => ({ logger, intervalMs: options.statisticsIntervalMs })),
     });
   },
   async boot({ container, options, logger }) {
@@ -56,8 +61,10 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
       throw error;
     }
     database.startMonitoring();
+    container.cradle.statisticsRefresher.start();
   },
   async dispose({ container }) {
+    await container.cradle.statisticsRefresher.stop();
     await container.cradle.database.close();
   },
 });

@@ -21,11 +21,16 @@ export class TableSearch<Row, Result> {
         `SELECT ${this.columns} FROM ${this.spec.table} WHERE ${compiled.where} ORDER BY ${compiled.orderBy} ${compiled.limitOffset}`,
         compiled.params,
       )) as Row[];
+      const results = rows.map(this.fromRow);
+      // A page that is not full is the last one: the total is where it ends, without counting.
+      if (results.length < query.limit && (results.length > 0 || query.offset === 0)) {
+        return { results, totalCount: query.offset + results.length };
+      }
       const count = (await manager.query(
         `SELECT count(*) AS count FROM ${this.spec.table} WHERE ${compiled.where}`,
         compiled.whereParams,
       )) as { count: string }[];
-      return { results: rows.map(this.fromRow), totalCount: Number(count[0]?.count ?? 0) };
+      return { results, totalCount: Number(count[0]?.count ?? 0) };
     });
   }
 }

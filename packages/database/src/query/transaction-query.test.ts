@@ -220,6 +220,12 @@ describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
     });
     expect(first.results.map((t) => t.blockHeight)).toEqual([18, 17, 16]);
     expect(first.totalCount).toBe(20);
+    // The last, partial page and a page past the end both know the exact total.
+    const locks = (offset: number) =>
+      query.search({ criteria: { field: 'type', eq: 8 }, limit: 3, offset });
+    expect(await locks(18)).toMatchObject({ totalCount: 20 });
+    expect((await locks(18)).results).toHaveLength(2);
+    expect(await locks(25)).toEqual({ results: [], totalCount: 20 });
     const byAmount = await query.search({
       orderBy: [{ field: 'amount', direction: 'asc' }],
       limit: 5,
