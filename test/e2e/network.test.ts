@@ -24,6 +24,7 @@ describe('two nodes on loopback: sync and propagation over P2P', () => {
   let coreApi: ApiClient;
   let relayApi: ApiClient;
   let relayEnv: NodeJS.ProcessEnv;
+  let coreP2pPort: number;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'lni-network-'));
@@ -39,6 +40,7 @@ describe('two nodes on loopback: sync and propagation over P2P', () => {
     await copyConfig(coreDirs.config, relayDirs.config);
     await joinLoopback(coreDirs.config, [{ ip: '127.0.0.1', port: relayP2p }]);
     await joinLoopback(relayDirs.config, [{ ip: '127.0.0.1', port: coreP2p }]);
+    coreP2pPort = coreP2p;
     coreApi = new ApiClient(`http://127.0.0.1:${coreApiPort}/api`);
     relayApi = new ApiClient(`http://127.0.0.1:${relayApiPort}/api`);
     relayEnv = {
@@ -81,6 +83,24 @@ describe('two nodes on loopback: sync and propagation over P2P', () => {
     );
     expect(relayed.data.id).toBe(block.id);
   }, 90_000);
+
+  it('GET /api/peers on the relay shows the core at its current height, and no bans', async () => {
+    const target = await coreApi.height();
+    // The relay polls its peers' status every sync interval (8 s) and keeps what they say.
+    const listed = await eventually(
+      async () => {
+        const peers = await relayApi.get('/peers');
+        const entry = (peers.data as { port: number; height: number }[]).find(
+          (peer) => peer.port === coreP2pPort,
+        );
+        return entry && entry.height >= target ? peers : undefined;
+      },
+      40_000,
+      `the core listed at height ${target} or more`,
+    );
+    expect(listed.data[0]).toMatchObject({ ip: '127.0.0.1', port: coreP2pPort, score: 0 });
+    expect(listed.meta.bans).toEqual([]);
+  }, 60_000);
 
   it('a transfer posted to the relay reaches the core, which forges it', async () => {
     const { id } = await relayApi.postTransfer(relayDirs.config, 'a p2p recipient', 777);

@@ -10,8 +10,16 @@ export interface PeerSummary {
   readonly ports: Readonly<Record<string, number>>;
 }
 
+/** An IP banned for misbehaviour, until when, and why. */
+export interface PeerBan {
+  readonly ip: string;
+  readonly bannedUntil: string;
+  readonly reason: string;
+}
+
 export interface PeerReader {
   list(): readonly PeerSummary[];
+  bans?(): readonly PeerBan[];
 }
 
 /** Pool limits shown in /node/configuration as `transactionPool`. */

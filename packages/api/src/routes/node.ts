@@ -77,10 +77,17 @@ export function nodeRoutes(sources: NodeSources): ServerRoute[] {
     get('/api/transactions/types', 'Transaction types by type group', () => ({
       data: { 1: TYPE_NAMES },
     })),
-    get('/api/peers', 'Peers this node is connected to', () => {
-      const peers = sources.peers()?.list() ?? [];
+    get('/api/peers', 'Peers this node is connected to, and the IPs it banned', () => {
+      const reader = sources.peers();
+      const peers = reader?.list() ?? [];
       return {
-        meta: { count: peers.length, pageCount: 1, totalCount: peers.length },
+        meta: {
+          count: peers.length,
+          pageCount: 1,
+          totalCount: peers.length,
+          // Banned IPs are no longer peers; operators still need to see them and why.
+          bans: reader?.bans?.() ?? [],
+        },
         data: peers,
       };
     }),

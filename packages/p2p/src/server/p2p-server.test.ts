@@ -245,6 +245,10 @@ describe('misbehaviour', () => {
     expect(error.statusCode).toBe(422);
     expect(error.message).toMatch(/bad signature/);
     expect(b.kernel.cradle.peerRepository.isBanned('127.0.0.1')).toBe(true);
+    // What GET /api/peers lists under meta.bans.
+    expect(b.kernel.cradle.peerRepository.bans()).toEqual([
+      expect.objectContaining({ ip: '127.0.0.1', reason: expect.stringMatching(/signature/) }),
+    ]);
   });
 
   it('answers 429 naming the limit when a message comes too often', async () => {
