@@ -1,11 +1,7 @@
+import { allowLoopbackPeers } from '@lni/cli';
 import { runKernel } from '@lni/cli/testing';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-type AppJson = Record<
-  string,
-  { plugins: { package: string; options?: Record<string, unknown> }[] }
->;
 
 /** `kernel config:publish` into `configDir`, as an operator does before a first start. */
 export async function publishConfig(configDir: string): Promise<void> {
@@ -24,21 +20,7 @@ export async function joinLoopback(
   peers: readonly { ip: string; port: number }[],
 ): Promise<void> {
   await writeFile(join(configDir, 'peers.json'), `${JSON.stringify({ list: peers })}\n`);
-  const file = join(configDir, 'app.json');
-  const app = JSON.parse(await readFile(file, 'utf8')) as AppJson;
-  for (const mode of Object.values(app)) {
-    for (const entry of mode.plugins) {
-      if (entry.package !== '@lni/p2p') continue;
-      const options = entry.options ?? {};
-      const connections = (options.connections ?? {}) as Record<string, unknown>;
-      entry.options = {
-        ...options,
-        acceptLocalPeers: true,
-        connections: { ...connections, exempt: ['127.0.0.1', '::1'] },
-      };
-    }
-  }
-  await writeFile(file, `${JSON.stringify(app, null, 2)}\n`);
+  await allowLoopbackPeers(join(configDir, 'app.json'));
 }
 
 /** A second node of the same network: the first one's config (same genesis and delegates). */

@@ -4,11 +4,11 @@
  * connections (autocannon). Prints requests/s and p50/p99 latency per route.
  * Run: npx tsx packages/api/bench/index.ts
  */
-import autocannon from 'autocannon';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel } from '@lni/kernel/testing';
 import { WalletQueryEngine, WalletRepository } from '@lni/state';
 import { apiPlugin, type LedgerReader } from '../src/index.js';
+import { loadRoutes } from './load.js';
 import { delegateRoutes } from '../src/routes/delegates.js';
 import { walletRoutes } from '../src/routes/wallets.js';
 
@@ -98,25 +98,5 @@ const cases: [string, string][] = [
 console.log(
   `${WALLETS} wallets, ${DELEGATES} delegates, ${CONNECTIONS} connections, ${SECONDS} s each`,
 );
-console.log('route'.padEnd(32), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8));
-let constant = 0;
-for (const [name, path] of cases) {
-  const result = await autocannon({
-    url: `${uri}${path}`,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    // The load generator gets its own thread, so it does not share the server's event loop.
-    workers: 1,
-  });
-  if (result.non2xx > 0) throw new Error(`${path}: ${result.non2xx} non-2xx answers`);
-  const rps = result.requests.average;
-  if (name === 'constant') constant = rps;
-  console.log(
-    name.padEnd(32),
-    rps.toFixed(0).padStart(9),
-    result.latency.p50.toFixed(1).padStart(8),
-    result.latency.p99.toFixed(1).padStart(8),
-    name === 'constant' ? '' : `${((rps / constant) * 100).toFixed(0)}% of constant`,
-  );
-}
+await loadRoutes(uri, cases, { connections: CONNECTIONS, seconds: SECONDS, nameWidth: 32 });
 await kernel.stop();

@@ -9,7 +9,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import {
   addressFromPublicKey,
   forgeBlock,
@@ -29,6 +28,7 @@ import { WalletQueryEngine, WalletRepository } from '@lni/state';
 import { DatabaseBlockStore } from '../../state/src/blocks/database-block-store.js';
 import { apiPlugin, type LedgerReader } from '../src/index.js';
 import { transactionRoutes } from '../src/routes/transactions.js';
+import { loadRoutes } from './load.js';
 import { createTestDatabase } from '../../../test/support/postgres.js';
 
 const TRANSACTIONS = Number(process.env.API_BENCH_TRANSACTIONS ?? 1_000_000);
@@ -146,29 +146,7 @@ try {
     ['transactions type=0 by amount', '/api/transactions?type=0&orderBy=amount:desc'],
     ['transactions?address=A,B limit 10', `/api/transactions?address=${a},${b}&limit=10`],
   ];
-  console.log('route'.padEnd(36), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8));
-  let constant = 0;
-  for (const [name, path] of cases) {
-    const alone = performance.now();
-    await (await fetch(`${uri}${path}`)).arrayBuffer();
-    console.log(`${name}: one request alone ${(performance.now() - alone).toFixed(1)} ms`);
-    const result = await autocannon({
-      url: `${uri}${path}`,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      workers: 1,
-    });
-    if (result.non2xx > 0) throw new Error(`${path}: ${result.non2xx} non-2xx answers`);
-    const rps = result.requests.average;
-    if (name === 'constant') constant = rps;
-    console.log(
-      name.padEnd(36),
-      rps.toFixed(0).padStart(9),
-      result.latency.p50.toFixed(1).padStart(8),
-      result.latency.p99.toFixed(1).padStart(8),
-      name === 'constant' ? '' : `${((rps / constant) * 100).toFixed(0)}% of constant`,
-    );
-  }
+  await loadRoutes(uri, cases, { connections: CONNECTIONS, seconds: SECONDS, nameWidth: 36 });
 } finally {
   await kernel.stop();
   // API_BENCH_KEEP_DATABASE=1 keeps the data for EXPLAIN and friends.

@@ -18,8 +18,7 @@ export function localNodeEnvironment(node: LocalNodePlan): Record<string, string
 /**
  * Writes a node's configuration directory: the network's defaults (kept if already there), a
  * `.env` with its ports (so `kernel start --config` restarts it alone), its peers.json, and p2p
- * options for one machine: loopback peers accepted, exempt from per-IP connection limits, and
- * not penalised for exceeding per-IP message limits.
+ * options for one machine (`allowLoopbackPeers`).
  */
 export async function prepareLocalNode(node: LocalNodePlan, network: string): Promise<void> {
   await publishConfig({ network, configDir: node.config });
@@ -31,7 +30,7 @@ export async function prepareLocalNode(node: LocalNodePlan, network: string): Pr
     join(node.config, 'peers.json'),
     `${JSON.stringify({ list: node.peers }, null, 2)}\n`,
   );
-  await patchP2pOptions(join(node.config, 'app.json'));
+  await allowLoopbackPeers(join(node.config, 'app.json'));
 }
 
 type AppJson = Record<
@@ -39,7 +38,12 @@ type AppJson = Record<
   { plugins: { package: string; options?: Record<string, unknown> }[] }
 >;
 
-async function patchP2pOptions(file: string): Promise<void> {
+/**
+ * Sets the p2p plugin's options in an app.json for nodes sharing one machine: loopback peers
+ * accepted and exempt from the per-IP connection limits (loopback is already exempt from the
+ * message rate limits by default).
+ */
+export async function allowLoopbackPeers(file: string): Promise<void> {
   const app = parseJson(await readFile(file, 'utf8'), file) as AppJson;
   for (const mode of Object.values(app)) {
     for (const entry of mode.plugins) {

@@ -5,7 +5,7 @@ import { normaliseIp } from '../limits/ip-matcher.js';
 import { checkVersion } from '../protocol/handshake.js';
 import { statusResponseSchema, type StatusResponse } from '../protocol/messages.js';
 import { PeerClient } from './peer-client.js';
-import { peerKey } from './peer.js';
+import { peerKey, type PeerObservation } from './peer.js';
 import type { PeerRepository } from './peer-repository.js';
 
 export interface PeerNetworkDependencies {
@@ -131,9 +131,7 @@ export class PeerNetwork {
 
   /** Asks for the peer's status and records it when the peer is on our network and chain. */
   private async admit(client: PeerClient, ip: string, port: number): Promise<ConnectOutcome> {
-    const started = performance.now();
-    const status: StatusResponse = await client.request('getStatus', {}, statusResponseSchema);
-    const latency = Math.round(performance.now() - started);
+    const { status, observation } = await this.timedStatus(client);
     if (status.network.nethash !== this.deps.chain.network.nethash) {
       throw new HandshakeError(
         `peer ${client.address} is on another network (${status.network.name})`,
@@ -150,25 +148,27 @@ export class PeerNetwork {
       this.deps.peers.remove(ip, port, `not trusted: ${verdict.reason}`);
       return 'untrusted';
     }
-    return this.deps.peers.upsert(ip, port, {
-      version: status.version,
-      height: status.height,
-      latency,
-      ports: status.ports,
-    });
+    return this.deps.peers.upsert(ip, port, observation);
   }
 
   /** Asks a connected peer for its status and keeps what it says (height, latency) for the API. */
   async status(client: PeerClient): Promise<StatusResponse> {
+    const { status, observation } = await this.timedStatus(client);
+    this.deps.peers.refresh(client.ip, client.port, observation);
+    return status;
+  }
+
+  /** A peer's status, and what the repository keeps of it (with the round trip's latency). */
+  private async timedStatus(
+    client: PeerClient,
+  ): Promise<{ status: StatusResponse; observation: PeerObservation }> {
     const started = performance.now();
     const status = await client.request('getStatus', {}, statusResponseSchema);
-    this.deps.peers.refresh(client.ip, client.port, {
-      version: status.version,
-      height: status.height,
-      latency: Math.round(performance.now() - started),
-      ports: status.ports,
-    });
-    return status;
+    const latency = Math.round(performance.now() - started);
+    return {
+      status,
+      observation: { version: status.version, height: status.height, latency, ports: status.ports },
+    };
   }
 
   /** Logs a failed request; a peer answering with garbage is penalised like one sending garbage. */

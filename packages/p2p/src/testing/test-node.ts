@@ -58,7 +58,7 @@ export async function startTestNode(
     await writeFile(join(paths.config, 'peers.json'), JSON.stringify({ list: input.seeds }));
   }
   const ledger: Plugin<object> = {
-    name: 'ledger-stub',
+    name: 'test-ledger',
     register: ({ container }) => {
       container.register({ p2pChain: asValue<ChainPort>(chain) });
       if (input.forging) container.register({ p2pForging: asValue(input.forging) });

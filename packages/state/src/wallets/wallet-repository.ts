@@ -115,12 +115,7 @@ export class WalletRepository implements WalletStore {
       for (const index of indexes) {
         if (!this.#deferred.delete(index)) continue;
         index.clear();
-        const read = index.field.read;
-        const present = [...this.#byAddress.values()].filter(
-          (slot) => read(slot.wallet) !== undefined,
-        );
-        present.sort(index.compareSlots);
-        for (const slot of present) index.insert(slot);
+        fillSorted(index, this.#byAddress.values());
       }
     };
   }
@@ -187,11 +182,7 @@ export class WalletRepository implements WalletStore {
       this.#setKeys(slot, undefined, slot.wallet);
     }
     for (const index of this.#indexList) {
-      if (this.#deferred.has(index)) continue;
-      const read = index.field.read;
-      const present = slots.filter((slot) => read(slot.wallet) !== undefined);
-      present.sort(index.compareSlots);
-      for (const slot of present) index.insert(slot);
+      if (!this.#deferred.has(index)) fillSorted(index, slots);
     }
   }
 
@@ -307,6 +298,14 @@ export class WalletRepository implements WalletStore {
       if (newName !== undefined) this.#byUsername.set(newName, slot);
     }
   }
+}
+
+/** Inserts the slots that have a value for the index's field in its order, which the tree appends. */
+function fillSorted(index: FieldIndex, slots: Iterable<WalletSlot>): void {
+  const read = index.field.read;
+  const present = [...slots].filter((slot) => read(slot.wallet) !== undefined);
+  present.sort(index.compareSlots);
+  for (const slot of present) index.insert(slot);
 }
 
 const TOP_LEVEL = new Set<WalletPart>(['address', 'publicKey', 'balance', 'nonce']);
