@@ -4,7 +4,8 @@
  * endpoints' typical queries. Run: npx tsx packages/state/bench/index.ts
  */
 import { performance } from 'node:perf_hooks';
-import { WalletQueryEngine, WalletRepository, type WalletQuery } from '../src/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WalletQueryEngine, WalletRepository, type WalletQuery } from '../dist/index.js';
 
 const WALLETS = Number(process.env.WALLETS ?? 1_000_000);
 const DELEGATES = Number(process.env.DELEGATES ?? 2_000);
@@ -85,9 +86,17 @@ const engine = new WalletQueryEngine({ walletRepository: repository });
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 
-function measure(name: string, kind: 'wallets' | 'delegates', make: (i: number) => WalletQuery) {
+async function measure(
+  name: string,
+  kind: 'wallets' | 'delegates',
+  make: (i: number) => WalletQuery,
+) {
   for (let i = 0; i < 20; i += 1) engine[kind](make(i));
+  // A forced full collection leaves the heap to be swept concurrently; the first allocations after
+  // it sweep pages on the main thread. Waiting lets that finish, so what follows is the steady
+  // state a running node serves from (where V8's own collections still fall inside the timings).
   gc?.();
+  await sleep(500);
   const times: number[] = [];
   let total = 0;
   for (let i = 0; i < ROUNDS; i += 1) {
@@ -107,26 +116,26 @@ function measure(name: string, kind: 'wallets' | 'delegates', make: (i: number) 
 }
 
 const page = (i: number) => ({ offset: (i % 5) * 100, limit: 100 });
-measure('wallets orderBy balance:desc, pages 1-5', 'wallets', (i) => ({
+await measure('wallets orderBy balance:desc, pages 1-5', 'wallets', (i) => ({
   orderBy: [{ field: 'balance', direction: 'desc' }],
   ...page(i),
 }));
-measure('wallets balance 1e13..5e13 orderBy balance:asc', 'wallets', (i) => ({
+await measure('wallets balance 1e13..5e13 orderBy balance:asc', 'wallets', (i) => ({
   conditions: [{ kind: 'range', field: 'balance', from: 10n ** 13n, to: 5n * 10n ** 13n }],
   orderBy: [{ field: 'balance', direction: 'asc' }],
   ...page(i),
 }));
-measure('wallets balance.from 5e13 orderBy nonce:desc', 'wallets', (i) => ({
+await measure('wallets balance.from 5e13 orderBy nonce:desc', 'wallets', (i) => ({
   conditions: [{ kind: 'range', field: 'balance', from: 5n * 10n ** 13n }],
   orderBy: [{ field: 'nonce', direction: 'desc' }],
   ...page(i),
 }));
-measure('wallets attributes.vote=<delegate> orderBy balance:desc', 'wallets', (i) => ({
+await measure('wallets attributes.vote=<delegate> orderBy balance:desc', 'wallets', (i) => ({
   conditions: [{ kind: 'in', field: 'attributes.vote', values: [publicKeyOf(i % DELEGATES)] }],
   orderBy: [{ field: 'balance', direction: 'desc' }],
   limit: 100,
 }));
-measure('wallets address in 20 addresses', 'wallets', (i) => ({
+await measure('wallets address in 20 addresses', 'wallets', (i) => ({
   conditions: [
     {
       kind: 'in',
@@ -137,37 +146,45 @@ measure('wallets address in 20 addresses', 'wallets', (i) => ({
   orderBy: [{ field: 'balance', direction: 'desc' }],
   limit: 100,
 }));
-measure('wallets attributes.delegate.username=<name>', 'wallets', (i) => ({
+await measure('wallets attributes.delegate.username=<name>', 'wallets', (i) => ({
   conditions: [
     { kind: 'in', field: 'attributes.delegate.username', values: [`delegate_${i % DELEGATES}`] },
   ],
 }));
-measure('wallets nonce.from 10 AND balance.from 5e13 (two broad filters)', 'wallets', (i) => ({
-  conditions: [
-    { kind: 'range', field: 'nonce', from: 10n },
-    { kind: 'range', field: 'balance', from: 5n * 10n ** 13n },
-  ],
-  orderBy: [{ field: 'balance', direction: 'desc' }],
-  ...page(i),
-}));
-measure('delegates isResigned=false orderBy rank:asc', 'delegates', (i) => ({
+await measure(
+  'wallets nonce.from 10 AND balance.from 5e13 (two broad filters)',
+  'wallets',
+  (i) => ({
+    conditions: [
+      { kind: 'range', field: 'nonce', from: 10n },
+      { kind: 'range', field: 'balance', from: 5n * 10n ** 13n },
+    ],
+    orderBy: [{ field: 'balance', direction: 'desc' }],
+    ...page(i),
+  }),
+);
+await measure('delegates isResigned=false orderBy rank:asc', 'delegates', (i) => ({
   conditions: [{ kind: 'in', field: 'isResigned', values: [false] }],
   orderBy: [{ field: 'rank', direction: 'asc' }],
   ...page(i),
 }));
-measure('delegates orderBy votes:desc,username:asc', 'delegates', (i) => ({
+await measure('delegates orderBy votes:desc,username:asc', 'delegates', (i) => ({
   orderBy: [
     { field: 'votes', direction: 'desc' },
     { field: 'username', direction: 'asc' },
   ],
   ...page(i),
 }));
-measure('delegates blocks.produced 1000..50000 orderBy forged.total:desc', 'delegates', (i) => ({
-  conditions: [{ kind: 'range', field: 'blocks.produced', from: 1000, to: 50_000 }],
-  orderBy: [{ field: 'forged.total', direction: 'desc' }],
-  ...page(i),
-}));
-measure('delegates orderBy publicKey:asc (wallet field)', 'delegates', (i) => ({
+await measure(
+  'delegates blocks.produced 1000..50000 orderBy forged.total:desc',
+  'delegates',
+  (i) => ({
+    conditions: [{ kind: 'range', field: 'blocks.produced', from: 1000, to: 50_000 }],
+    orderBy: [{ field: 'forged.total', direction: 'desc' }],
+    ...page(i),
+  }),
+);
+await measure('delegates orderBy publicKey:asc (wallet field)', 'delegates', (i) => ({
   orderBy: [{ field: 'publicKey', direction: 'asc' }],
   ...page(i),
 }));

@@ -50,7 +50,9 @@ describe('kernel db:migrate', () => {
     const run = runKernel(['db:migrate', '--config', join(root, 'config'), '--data', data]);
     expect((await run.exited()).code).toBe(0);
     expect(run.stdout()).toContain(`Database embedded PGlite at ${join(data, 'database')}`);
-    expect(run.stdout()).toContain('1 migration(s) applied (InitialSchema1763900000000)');
+    expect(run.stdout()).toContain(
+      '3 migration(s) applied (InitialSchema1763900000000, RowTotals1764000000000, PaymentRecipients1764000000001)',
+    );
   }, 60_000);
 
   it('refuses a batch size that is not a positive integer', async () => {
@@ -83,7 +85,7 @@ describe('kernel db:migrate', () => {
         });
         expect((await run.exited()).code).toBe(0);
         expect(run.stdout()).toContain(
-          `Database 127.0.0.1:5432/${name}: upgraded 1000 transactions from 2.7; 1 migration(s) applied`,
+          `Database 127.0.0.1:5432/${name}: upgraded 1000 transactions from 2.7; 3 migration(s) applied`,
         );
         const progress = run
           .stderr()

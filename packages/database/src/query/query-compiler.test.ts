@@ -30,7 +30,49 @@ describe('compileSearch', () => {
     );
     expect(compiled.params[0]).toBe(HOSTILE);
     expect(compiled.params.slice(-2)).toEqual([10, 20]);
-    expect(compiled.whereParams).toHaveLength(compiled.params.length - 3);
+    expect(compiled.count.sql).toBe(
+      `SELECT count(*) AS count FROM transactions WHERE ${compiled.where}`,
+    );
+    // The order binds one parameter (the asset path), the page two.
+    expect(compiled.count.params).toEqual(compiled.params.slice(0, -3));
+  });
+
+  it('counts from the kept totals when the criteria touch only their grouped fields', () => {
+    const byType = compileSearch(transactionsTable, {
+      criteria: {
+        and: [
+          { field: 'typeGroup', eq: 1 },
+          {
+            or: [
+              { field: 'type', in: [0, 6] },
+              { field: 'type', from: 8, to: 10 },
+            ],
+          },
+        ],
+      },
+      limit: 10,
+      offset: 0,
+    });
+    expect(byType.count.sql).toBe(
+      'SELECT coalesce(sum(count), 0) AS count FROM transaction_totals WHERE ' +
+        '(type_group = $1::integer AND ((type = ANY($2::smallint[])) OR ' +
+        '(type >= $3::smallint AND type <= $4::smallint)))',
+    );
+    expect(byType.count.params).toEqual([1, [0, 6], 8, 10]);
+    expect(compileSearch(blocksTable, { limit: 1, offset: 0 }).count.sql).toBe(
+      'SELECT coalesce(sum(count), 0) AS count FROM block_totals WHERE TRUE',
+    );
+    const byAmount = compileSearch(transactionsTable, {
+      criteria: {
+        and: [
+          { field: 'type', eq: 0 },
+          { field: 'amount', from: 5 },
+        ],
+      },
+      limit: 10,
+      offset: 0,
+    });
+    expect(byAmount.count.sql).toMatch(/^SELECT count\(\*\) AS count FROM transactions WHERE/);
   });
 
   it('orders by the given fields, then by a unique key so pages never overlap', () => {

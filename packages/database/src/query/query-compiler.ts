@@ -9,10 +9,10 @@ export interface CompiledQuery {
   readonly where: string;
   readonly orderBy: string;
   readonly params: unknown[];
-  /** The leading parameters `where` alone uses (for the count query). */
-  readonly whereParams: unknown[];
   /** Placeholders of limit and offset, appended after the filter parameters. */
   readonly limitOffset: string;
+  /** The exact number of matching rows, from the kept totals where the criteria allow it. */
+  readonly count: { readonly sql: string; readonly params: unknown[] };
 }
 
 export const MAX_IN_VALUES = 10_000;
@@ -30,20 +30,61 @@ const PG_TYPES = {
 /** Compiles criteria, ordering and paging against one table into parameterised SQL. */
 export function compileSearch(spec: TableSpec, query: SearchQuery): CompiledQuery {
   const params: unknown[] = [];
-  const bind = (value: unknown, cast?: string): string => {
-    params.push(value);
-    return cast ? `$${params.length}::${cast}` : `$${params.length}`;
-  };
+  const bind = binder(params);
   const where = query.criteria ? compileCriteria(spec, query.criteria, bind, 0) : 'TRUE';
-  const whereParams = [...params];
+  const count = compileCount(spec, query.criteria, where, [...params]);
   const orderBy = compileOrder(spec, query.orderBy ?? [], bind);
   const limit = pageNumber('limit', query.limit, 1, MAX_LIMIT);
   const offset = pageNumber('offset', query.offset, 0, Number.MAX_SAFE_INTEGER);
   const limitOffset = `LIMIT ${bind(limit)} OFFSET ${bind(offset)}`;
-  return { where, orderBy, params, whereParams, limitOffset };
+  return { where, orderBy, params, limitOffset, count };
+}
+
+/**
+ * Criteria on the grouped fields only are answered by summing the kept totals, compiled again
+ * against that table (its columns have the same names); any other criteria count the rows.
+ */
+function compileCount(
+  spec: TableSpec,
+  criteria: Criteria | undefined,
+  where: string,
+  whereParams: unknown[],
+): CompiledQuery['count'] {
+  const { table, groupedBy } = spec.totals;
+  if (criteria === undefined || onlyFields(criteria, groupedBy)) {
+    const totalsSpec: TableSpec = {
+      ...spec,
+      table,
+      columns: Object.fromEntries(groupedBy.map((field) => [field, spec.columns[field]!])),
+      assetColumn: undefined,
+      addressSearch: false,
+    };
+    const params: unknown[] = [];
+    const bind = binder(params);
+    const totalsWhere = criteria ? compileCriteria(totalsSpec, criteria, bind, 0) : 'TRUE';
+    return {
+      sql: `SELECT coalesce(sum(count), 0) AS count FROM ${table} WHERE ${totalsWhere}`,
+      params,
+    };
+  }
+  return { sql: `SELECT count(*) AS count FROM ${spec.table} WHERE ${where}`, params: whereParams };
+}
+
+function onlyFields(criteria: Criteria, fields: readonly string[]): boolean {
+  if ('and' in criteria) return criteria.and.every((part) => onlyFields(part, fields));
+  if ('or' in criteria) return criteria.or.every((part) => onlyFields(part, fields));
+  return 'field' in criteria && fields.includes(criteria.field);
 }
 
 type Bind = (value: unknown, cast?: string) => string;
+
+/** Appends each value to `params` and answers its placeholder. */
+function binder(params: unknown[]): Bind {
+  return (value, cast) => {
+    params.push(value);
+    return cast ? `$${params.length}::${cast}` : `$${params.length}`;
+  };
+}
 
 function compileCriteria(spec: TableSpec, criteria: Criteria, bind: Bind, depth: number): string {
   if (depth > MAX_DEPTH) throw new QueryCriteriaError('criteria', 'nested too deeply');
@@ -125,7 +166,8 @@ function compileAddress(
   const address = checkText('address', criterion.address);
   const parts = [
     `recipient_id = ${bind(address, 'varchar')}`,
-    `${spec.assetColumn} @> ${bind(JSON.stringify({ payments: [{ recipientId: address }] }), 'jsonb')}`,
+    // The expression of the payment recipients' own index (see its migration).
+    `(${spec.assetColumn} -> 'payments') @> ${bind(JSON.stringify([{ recipientId: address }]), 'jsonb')}`,
   ];
   const keys = inList('senderPublicKeys', criterion.senderPublicKeys ?? []).map((key) =>
     checkText('senderPublicKeys', key),

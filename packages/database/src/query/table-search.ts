@@ -26,10 +26,9 @@ export class TableSearch<Row, Result> {
       if (results.length < query.limit && (results.length > 0 || query.offset === 0)) {
         return { results, totalCount: query.offset + results.length };
       }
-      const count = (await manager.query(
-        `SELECT count(*) AS count FROM ${this.spec.table} WHERE ${compiled.where}`,
-        compiled.whereParams,
-      )) as { count: string }[];
+      const count = (await manager.query(compiled.count.sql, compiled.count.params)) as {
+        count: string;
+      }[];
       return { results, totalCount: Number(count[0]?.count ?? 0) };
     });
   }

@@ -16,6 +16,11 @@ export interface TableSpec {
   readonly defaultOrder: readonly { readonly column: string; readonly direction: 'asc' | 'desc' }[];
   /** Unique ordering appended last, so that pages never overlap or skip rows. */
   readonly tieBreaker: readonly string[];
+  /**
+   * The table of row counts kept per group of these fields (see the RowTotals migration): a
+   * count over the whole table, or over criteria on these fields only, sums it instead.
+   */
+  readonly totals: { readonly table: string; readonly groupedBy: readonly string[] };
 }
 
 export const transactionsTable: TableSpec = {
@@ -43,6 +48,7 @@ export const transactionsTable: TableSpec = {
     { column: 'sequence', direction: 'desc' },
   ],
   tieBreaker: ['block_height', 'sequence'],
+  totals: { table: 'transaction_totals', groupedBy: ['type', 'typeGroup'] },
 };
 
 export const blocksTable: TableSpec = {
@@ -65,4 +71,5 @@ export const blocksTable: TableSpec = {
   addressSearch: false,
   defaultOrder: [{ column: 'height', direction: 'desc' }],
   tieBreaker: ['height'],
+  totals: { table: 'block_totals', groupedBy: ['generatorPublicKey'] },
 };

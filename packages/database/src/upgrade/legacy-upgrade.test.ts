@@ -108,7 +108,19 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
     expect(seen[0]?.rowsDone).toBeGreaterThanOrEqual(killedAt.rowsDone);
     expect(seen[0]?.rowsDone).toBeGreaterThan(0);
     expect(seen.at(-1)).toEqual({ rowsDone: TOTAL, rowsTotal: TOTAL, height: BLOCKS });
-    expect(result).toEqual({ upgradedRows: TOTAL, applied: ['InitialSchema1763900000000'] });
+    expect(result).toEqual({
+      upgradedRows: TOTAL,
+      applied: [
+        'InitialSchema1763900000000',
+        'RowTotals1764000000000',
+        'PaymentRecipients1764000000001',
+      ],
+    });
+    // The kept totals count the upgraded rows.
+    const [totals] = (await database.manager.query(
+      'SELECT sum(count) AS count FROM transaction_totals',
+    )) as { count: string }[];
+    expect(Number(totals?.count)).toBe(TOTAL);
 
     expect(await detectSchemaState(database.manager)).toBe('current');
     expect(await checkChainIntegrity(database.manager)).toBe(BLOCKS);
@@ -131,9 +143,11 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
         WHERE table_schema = current_schema() ORDER BY table_name`,
     )) as { table_name: string }[];
     expect(leftovers.map((row) => row.table_name)).toEqual([
+      'block_totals',
       'blocks',
       'lni_migrations',
       'rounds',
+      'transaction_totals',
       'transactions',
     ]);
     // Running again is a no-op.
