@@ -58,6 +58,7 @@ const ledger: LedgerReader = {
   delegates: (search) => engine.delegates(search),
   findWallet: (id) => wallets.find(id),
   supply: () => 10n ** 17n,
+  tip: () => 'the bench chain',
   chainContext: () => ({
     height: 1,
     epochStart: '2026-11-01T00:00:00.000Z',

@@ -60,6 +60,7 @@ const ledger: LedgerReader = {
   delegates: (search) => engine.delegates(search),
   findWallet: (id) => wallets.find(id),
   supply: () => 10n ** 17n,
+  tip: () => `block ${height}`,
   chainContext: () => ({
     height,
     epochStart: milestone.epoch,

@@ -12,6 +12,11 @@ export interface ApiOptions {
     readonly whitelist: readonly string[];
   };
   readonly cors: boolean;
+  /** Responses of the routes that read only the chain, kept until the next block. */
+  readonly cache: {
+    readonly enabled: boolean;
+    readonly maxMegabytes: number;
+  };
 }
 
 export const apiConfigSchema = Joi.object<ApiOptions>({
@@ -24,6 +29,10 @@ export const apiConfigSchema = Joi.object<ApiOptions>({
     whitelist: Joi.array().items(Joi.string().ip()).default(['127.0.0.1', '::1']),
   }).default(),
   cors: Joi.boolean().default(true),
+  cache: Joi.object({
+    enabled: Joi.boolean().default(true),
+    maxMegabytes: Joi.number().min(1).max(4096).default(64),
+  }).default(),
 });
 
 export const apiEnvironment = {

@@ -32,11 +32,13 @@ export const apiPlugin = definePlugin<ApiOptions>({
     // The height in every response's X-Block-Height; 0 until the ledger has booted.
     const blockHeight = () =>
       container.hasRegistration('apiLedger') ? heightOf(() => container.cradle.apiLedger) : 0;
+    const chainTip = () =>
+      container.hasRegistration('apiLedger') ? container.cradle.apiLedger.tip() : undefined;
     container.register({
       apiRoutes: asValue(routes),
       apiServer: asClass(ApiServer)
         .singleton()
-        .inject(() => ({ logger, apiOptions: options, blockHeight })),
+        .inject(() => ({ logger, apiOptions: options, blockHeight, chainTip })),
     });
   },
   async boot({ container }) {

@@ -30,4 +30,9 @@ export interface LedgerReader {
   /** All coins in existence now. */
   supply(): bigint;
   chainContext(): ChainContext;
+  /**
+   * The last block's id, undefined before the genesis block. Everything above changes only when
+   * it does (a block applied or reverted): responses are cached per tip.
+   */
+  tip(): string | undefined;
 }

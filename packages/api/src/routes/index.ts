@@ -30,8 +30,8 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   const routes: ServerRoute[] = [];
   if (has('state')) {
     routes.push(
-      ...walletRoutes(ledger),
-      ...delegateRoutes(ledger),
+      ...cachedPerBlock(walletRoutes(ledger)),
+      ...cachedPerBlock(delegateRoutes(ledger)),
       ...poolRoutes({
         ledger,
         pool: () => container.resolve<PoolPort>('transactionPool'),
@@ -42,9 +42,11 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   if (has('state') && has('database')) {
     const transactions = () => container.cradle.transactionQuery;
     routes.push(
-      ...transactionRoutes({ ledger, transactions }),
-      ...blockRoutes({ ledger, transactions, blocks: () => container.cradle.blockQuery }),
-      ...roundRoutes(() => container.cradle.roundStorage),
+      ...cachedPerBlock(transactionRoutes({ ledger, transactions })),
+      ...cachedPerBlock(
+        blockRoutes({ ledger, transactions, blocks: () => container.cradle.blockQuery }),
+      ),
+      ...cachedPerBlock(roundRoutes(() => container.cradle.roundStorage)),
       ...nodeFeeRoutes({ ledger, transactions, now: () => new Date() }),
     );
   }
@@ -61,4 +63,13 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
     }),
   );
   return routes;
+}
+
+/** Marks routes whose answers change only with the chain's tip (not the pool, peers or clock). */
+function cachedPerBlock(routes: ServerRoute[]): ServerRoute[] {
+  return routes.map((route) => {
+    const options = route.options;
+    if (typeof options === 'function') return route;
+    return { ...route, options: { ...options, app: { ...options?.app, cachedPerBlock: true } } };
+  });
 }

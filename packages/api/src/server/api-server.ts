@@ -1,10 +1,16 @@
 import Boom from '@hapi/boom';
-import Hapi, { type Lifecycle, type Request, type ResponseToolkit } from '@hapi/hapi';
+import Hapi, {
+  type Lifecycle,
+  type Request,
+  type ResponseObject,
+  type ResponseToolkit,
+} from '@hapi/hapi';
 import type { Logger } from '@lni/kernel';
 import Joi from 'joi';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { ApiOptions } from '../config.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
+import { ResponseCache } from './response-cache.js';
 import type { RouteRegistry } from './route-registry.js';
 
 export interface ApiServerDependencies {
@@ -13,6 +19,18 @@ export interface ApiServerDependencies {
   readonly apiRoutes: RouteRegistry;
   /** Height of the last block, sent as X-Block-Height on every response. */
   readonly blockHeight: () => number;
+  /** The last block's id (see LedgerReader.tip); without one nothing is cached. */
+  readonly chainTip: () => string | undefined;
+}
+
+/** What a route that reads only the chain declares in `options.app`: cache it per tip. */
+export interface CachedPerBlock {
+  readonly cachedPerBlock?: boolean;
+}
+
+/** The tip a cacheable request began at, kept on `request.app`. */
+interface CacheState {
+  cacheTip?: string;
 }
 
 /** The hapi server of the public API: validation errors as 422, rate limits, block height. */
@@ -20,6 +38,7 @@ export class ApiServer {
   readonly server: Hapi.Server;
   private readonly limiter: RateLimiterMemory | undefined;
   private readonly whitelist: ReadonlySet<string>;
+  private readonly cache: ResponseCache | undefined;
 
   constructor(private readonly deps: ApiServerDependencies) {
     const { apiOptions } = deps;
@@ -42,11 +61,16 @@ export class ApiServer {
           duration: apiOptions.rateLimit.windowSeconds,
         })
       : undefined;
+    this.cache = apiOptions.cache.enabled
+      ? new ResponseCache({ maxBytes: apiOptions.cache.maxMegabytes * 1024 * 1024 })
+      : undefined;
   }
 
   /** Adds the contributed routes and the OpenAPI document, then listens. */
   async start(): Promise<void> {
     this.server.ext('onRequest', (request, h) => this.limitRate(request, h));
+    // After routing, before validation: a cached URL passed validation when it was cached.
+    this.server.ext('onPreAuth', (request, h) => this.answerFromCache(request, h));
     this.server.ext('onPreResponse', (request, h) => this.finish(request, h));
     this.server.route(this.deps.apiRoutes.all().map((route) => ({ ...route })));
     this.server.route({
@@ -105,8 +129,30 @@ export class ApiServer {
       response.output.headers['X-Block-Height'] = height;
       return h.continue;
     }
-    if (response && 'header' in response) response.header('X-Block-Height', height);
+    if (response && 'header' in response) {
+      response.header('X-Block-Height', height);
+      this.keepInCache(request, response);
+    }
     return h.continue;
+  }
+
+  private answerFromCache(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
+    const tip = this.cache && isCachedPerBlock(request) ? this.deps.chainTip() : undefined;
+    if (tip === undefined) return h.continue;
+    const payload = this.cache?.get(tip, cacheKey(request));
+    if (payload !== undefined) {
+      return h.response(payload).type('application/json; charset=utf-8').takeover();
+    }
+    (request.app as CacheState).cacheTip = tip;
+    return h.continue;
+  }
+
+  private keepInCache(request: Request, response: ResponseObject): void {
+    const startedAt = (request.app as CacheState).cacheTip;
+    const tip = startedAt === undefined ? undefined : this.deps.chainTip();
+    if (startedAt === undefined || tip === undefined || response.statusCode !== 200) return;
+    if (response.variety !== 'plain' || typeof response.source !== 'object') return;
+    this.cache?.set(startedAt, tip, cacheKey(request), JSON.stringify(response.source));
   }
 }
 
@@ -119,6 +165,16 @@ function translateDomainError(error: Boom.Boom): Boom.Boom | undefined {
   if (code === 'ERR_DB_CRITERIA') return Boom.badData(error.message);
   if (code === 'ERR_DATABASE') return Boom.serverUnavailable(error.message);
   return undefined;
+}
+
+/** Path and query as the client sent them (not the Host it used). */
+const cacheKey = (request: Request): string => request.url.pathname + request.url.search;
+
+function isCachedPerBlock(request: Request): boolean {
+  return (
+    request.method === 'get' &&
+    (request.route.settings.app as CachedPerBlock)?.cachedPerBlock === true
+  );
 }
 
 /** Joi's message already names the parameter; answer 422 with it. */

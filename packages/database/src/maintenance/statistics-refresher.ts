@@ -9,12 +9,14 @@ export interface StatisticsRefresherDeps {
 }
 
 /**
- * Keeps the query planner's statistics in step with the chain. On a server autovacuum does it,
- * but the embedded database runs no background workers, and a sync of a million transactions
- * outruns autovacuum anyway: planning with the row counts of an empty table, PostgreSQL scans
- * where an index answers at once (a page of transfers by amount over 1,000,000 rows: 526 ms
- * before ANALYZE, 1 ms after). The tables are analyzed whenever the chain grew by half since the
- * last time (and by at least 100 blocks), so the estimates stay within a factor of 1.5.
+ * Keeps the query planner's statistics and the tables' visibility maps in step with the chain.
+ * On a server autovacuum does it, but the embedded database runs no background workers, and a
+ * sync of a million transactions outruns autovacuum anyway. Planning with the row counts of an
+ * empty table, PostgreSQL scans where an index answers at once (a page of transfers by amount
+ * over 1,000,000 rows: 526 ms before ANALYZE, 1 ms after); without the visibility map, counting
+ * an address's transactions reads every row from the heap instead of the index alone (2,000
+ * rows: 8 ms before VACUUM, 3 ms after). Both run whenever the chain grew by half since the last
+ * time (and by at least 100 blocks), so the estimates stay within a factor of 1.5.
  */
 export class StatisticsRefresher {
   private timer: NodeJS.Timeout | undefined;
@@ -54,7 +56,7 @@ export class StatisticsRefresher {
       const grown = height - this.analyzedAtHeight;
       if (grown < Math.max(100, this.analyzedAtHeight / 2)) return;
       const started = performance.now();
-      await database.manager.query('ANALYZE blocks, transactions, rounds');
+      await database.manager.query('VACUUM (ANALYZE) blocks, transactions, rounds');
       this.analyzedAtHeight = height;
       logger.debug(
         { height, ms: Math.round(performance.now() - started) },

@@ -99,10 +99,12 @@ describe.each(
     expect(await query('SELECT sum(count) AS n FROM block_totals')).toEqual([{ n: '12' }]);
 
     // A failed write leaves the totals as they were.
-    const clash = mixedChain(2, 13);
-    const duplicated = clash[1]!.transactions;
-    duplicated[0] = { ...duplicated[0]!, id: clash[0]!.transactions[0]!.id };
-    await expect(storage.saveBlocks(clash)).rejects.toThrow();
+    const [good, bad] = mixedChain(2, 13) as [BlockWithTransactions, BlockWithTransactions];
+    const [repeated, ...rest] = bad.transactions;
+    const clash = { ...repeated!, id: good.transactions[0]!.id };
+    await expect(
+      storage.saveBlocks([good, { ...bad, transactions: [clash, ...rest] }]),
+    ).rejects.toThrow();
     await expectTotalsMatchRows();
 
     await database.manager.query('TRUNCATE blocks CASCADE');

@@ -37,6 +37,10 @@ export class StateLedgerReader {
     return this.deps.supplyCounter.value;
   }
 
+  tip(): string | undefined {
+    return this.deps.blockProcessor.lastBlock?.id;
+  }
+
   chainContext() {
     const { walletRepository, milestones, pubKeyHash } = this.deps;
     return {
