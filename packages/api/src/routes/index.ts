@@ -66,7 +66,7 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
 }
 
 /** Marks routes whose answers change only with the chain's tip (not the pool, peers or clock). */
-function cachedPerBlock(routes: ServerRoute[]): ServerRoute[] {
+export function cachedPerBlock(routes: ServerRoute[]): ServerRoute[] {
   return routes.map((route) => {
     const options = route.options;
     if (typeof options === 'function') return route;

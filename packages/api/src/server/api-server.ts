@@ -152,7 +152,12 @@ export class ApiServer {
     const tip = startedAt === undefined ? undefined : this.deps.chainTip();
     if (startedAt === undefined || tip === undefined || response.statusCode !== 200) return;
     if (response.variety !== 'plain' || typeof response.source !== 'object') return;
-    this.cache?.set(startedAt, tip, cacheKey(request), JSON.stringify(response.source));
+    this.cache?.set(
+      startedAt,
+      tip,
+      cacheKey(request),
+      Buffer.from(JSON.stringify(response.source)),
+    );
   }
 }
 

@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
  * the old one, so a client never gets an answer from a state the node has left.
  */
 export class ResponseCache {
-  readonly #entries: LRUCache<string, string>;
+  readonly #entries: LRUCache<string, Buffer>;
   #tip: string | undefined;
 
   constructor({ maxBytes }: { readonly maxBytes: number }) {
@@ -17,8 +17,8 @@ export class ResponseCache {
     });
   }
 
-  /** The payload cached for `url` at `tip`, if any. */
-  get(tip: string, url: string): string | undefined {
+  /** The payload cached for `url` at `tip`, if any (bytes, as they go out: no encoding per hit). */
+  get(tip: string, url: string): Buffer | undefined {
     if (tip !== this.#tip) {
       this.#entries.clear();
       this.#tip = tip;
@@ -31,7 +31,7 @@ export class ResponseCache {
    * Keeps `payload` for `url`. `startedAt` is the tip when the request began: a response whose
    * computation saw the tip move may mix two states, and is not kept.
    */
-  set(startedAt: string, tip: string, url: string, payload: string): void {
+  set(startedAt: string, tip: string, url: string, payload: Buffer): void {
     if (startedAt !== tip || tip !== this.#tip) return;
     this.#entries.set(url, payload);
   }

@@ -13,6 +13,14 @@ export interface CompiledQuery {
   readonly limitOffset: string;
   /** The exact number of matching rows, from the kept totals where the criteria allow it. */
   readonly count: { readonly sql: string; readonly params: unknown[] };
+  /**
+   * Whether to find the matching rows before ordering them: criteria naming an address match
+   * its few transactions, which the indexes of sender, recipient and payments find at once, but
+   * PostgreSQL underrates the cost of testing the criteria row by row and rather walks an
+   * ordered index through the whole table (2,000 matches among 1,000,000: 62 ms instead of 5).
+   * The exact count visits every match anyway, so this never costs more than the count.
+   */
+  readonly matchFirst: boolean;
 }
 
 export const MAX_IN_VALUES = 10_000;
@@ -37,7 +45,14 @@ export function compileSearch(spec: TableSpec, query: SearchQuery): CompiledQuer
   const limit = pageNumber('limit', query.limit, 1, MAX_LIMIT);
   const offset = pageNumber('offset', query.offset, 0, Number.MAX_SAFE_INTEGER);
   const limitOffset = `LIMIT ${bind(limit)} OFFSET ${bind(offset)}`;
-  return { where, orderBy, params, limitOffset, count };
+  const matchFirst = query.criteria !== undefined && namesAddress(query.criteria);
+  return { where, orderBy, params, limitOffset, count, matchFirst };
+}
+
+function namesAddress(criteria: Criteria): boolean {
+  if ('and' in criteria) return criteria.and.some(namesAddress);
+  if ('or' in criteria) return criteria.or.some(namesAddress);
+  return 'address' in criteria;
 }
 
 /**

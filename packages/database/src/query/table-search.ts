@@ -17,8 +17,14 @@ export class TableSearch<Row, Result> {
     return this.database.transaction(async (manager) => {
       // Repeatable read: the count and the page describe the same state of the chain.
       await manager.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const { table } = this.spec;
+      // OFFSET 0 keeps PostgreSQL from merging the subquery into the ordered outer query, so it
+      // finds the matches through their indexes and sorts only those (streaming, top-N).
+      const sql = compiled.matchFirst
+        ? `SELECT ${this.columns} FROM (SELECT * FROM ${table} WHERE ${compiled.where} OFFSET 0) AS matched`
+        : `SELECT ${this.columns} FROM ${table} WHERE ${compiled.where}`;
       const rows = (await manager.query(
-        `SELECT ${this.columns} FROM ${this.spec.table} WHERE ${compiled.where} ORDER BY ${compiled.orderBy} ${compiled.limitOffset}`,
+        `${sql} ORDER BY ${compiled.orderBy} ${compiled.limitOffset}`,
         compiled.params,
       )) as Row[];
       const results = rows.map(this.fromRow);

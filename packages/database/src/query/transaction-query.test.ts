@@ -183,6 +183,38 @@ describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
     );
   });
 
+  it('pages an address search in the asked order, with the default order after it', async () => {
+    const sender = all[5]?.senderPublicKey as string;
+    const criteria: Criteria = {
+      or: [{ address: 'ARecv1' }, { address: 'AMulti2', senderPublicKeys: [sender] }],
+    };
+    const matching = all.filter(
+      (t) =>
+        t.recipientId === 'ARecv1' ||
+        t.senderPublicKey === sender ||
+        (t.type === 6 && t.blockHeight % 3 === 2),
+    );
+    const newestFirst = (a: StoredTransaction, b: StoredTransaction) =>
+      b.blockHeight - a.blockHeight || b.sequence - a.sequence;
+    const byFee = [...matching].sort((a, b) => Number(a.fee - b.fee) || newestFirst(b, a));
+    const seen: string[] = [];
+    for (let offset = 0; offset < matching.length; offset += 4) {
+      const page = await search(criteria, {
+        orderBy: [{ field: 'fee', direction: 'asc' }],
+        limit: 4,
+        offset,
+      });
+      expect(page.totalCount).toBe(matching.length);
+      seen.push(...page.results.map((t) => t.id));
+    }
+    // Ties in fee fall back to the oldest first (the unique key, in the last key's direction).
+    expect(seen).toEqual(byFee.map((t) => t.id));
+    const defaultOrder = await search(criteria, { limit: 100 });
+    expect(defaultOrder.results.map((t) => t.id)).toEqual(
+      [...matching].sort(newestFirst).map((t) => t.id),
+    );
+  });
+
   it('hostile text matches literally and never alters the query', async () => {
     await expectMatch({ field: 'vendorField', eq: HOSTILE }, (t) => t.vendorField === HOSTILE);
     const page = await search({ field: 'senderPublicKey', eq: "' OR ''='" });
