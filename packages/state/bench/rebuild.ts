@@ -24,12 +24,14 @@ import {
   type TransactionData,
 } from '@lni/crypto';
 import { createLogger } from '@lni/kernel';
-import { BlockProcessor } from '../src/blocks/block-processor.js';
+// What is timed comes from the built package, as `kernel start` runs it; the fixtures that set
+// the chain up come from the sources.
+import { BlockProcessor } from '../dist/blocks/block-processor.js';
 import type { FullBlock } from '../src/blocks/block-store.js';
 import { RoundRobinSchedule } from '../src/blocks/__fixtures__/round-robin-schedule.js';
 import { openTestStore } from '../src/blocks/__fixtures__/test-database.js';
-import { StateRebuilder } from '../src/chain/state-rebuilder.js';
-import { WalletRepository } from '../src/wallets/wallet-repository.js';
+import { StateRebuilder } from '../dist/chain/state-rebuilder.js';
+import { WalletRepository } from '../dist/wallets/wallet-repository.js';
 
 const TOTAL_TX = Number(process.env.REBUILD_TX ?? 1_000_000);
 const PER_BLOCK = 150;

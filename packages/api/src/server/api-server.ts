@@ -151,13 +151,11 @@ export class ApiServer {
     const startedAt = (request.app as CacheState).cacheTip;
     const tip = startedAt === undefined ? undefined : this.deps.chainTip();
     if (startedAt === undefined || tip === undefined || response.statusCode !== 200) return;
-    if (response.variety !== 'plain' || typeof response.source !== 'object') return;
-    this.cache?.set(
-      startedAt,
-      tip,
-      cacheKey(request),
-      Buffer.from(JSON.stringify(response.source)),
-    );
+    // What hapi would serialize as JSON: an object or array (not a string, stream or buffer).
+    const source: unknown = response.source;
+    const json = Array.isArray(source) || Object.getPrototypeOf(source ?? 0) === Object.prototype;
+    if (response.variety !== 'plain' || !json) return;
+    this.cache?.set(startedAt, tip, cacheKey(request), Buffer.from(JSON.stringify(source)));
   }
 }
 
