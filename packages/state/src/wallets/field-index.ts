@@ -94,6 +94,25 @@ export class FieldIndex implements SortedFieldIndex {
     return (to ? this.rank(to) : this.size) - (from ? this.rank(from) : 0);
   }
 
+  /**
+   * How many wallets strictly between the bounds pass `test`: one plain pass over the tree,
+   * several times faster than counting through `scan`'s generator (exact totals of broad filters).
+   */
+  countWhere(
+    from: Bound | undefined,
+    to: Bound | undefined,
+    test: (wallet: Wallet) => boolean,
+  ): number {
+    let remaining = this.count(from, to);
+    let passed = 0;
+    if (remaining <= 0) return passed;
+    const it = from ? this.#set.lowerBound(from) : this.#set.begin();
+    for (; remaining > 0; remaining -= 1, it.next()) {
+      if (test((it.pointer as WalletSlot).wallet)) passed += 1;
+    }
+    return passed;
+  }
+
   /** Wallets strictly between the bounds, ascending or descending. */
   *scan(from: Bound | undefined, to: Bound | undefined, descending: boolean): Generator<Wallet> {
     const set = this.#set;

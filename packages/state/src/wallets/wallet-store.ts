@@ -16,6 +16,11 @@ export interface SortedFieldIndex {
   rank(bound: Bound): number;
   count(from?: Bound, to?: Bound): number;
   scan(from: Bound | undefined, to: Bound | undefined, descending: boolean): Generator<Wallet>;
+  countWhere(
+    from: Bound | undefined,
+    to: Bound | undefined,
+    test: (wallet: Wallet) => boolean,
+  ): number;
 }
 
 /**

@@ -153,11 +153,8 @@ export class WalletQueryEngine implements WalletQueries {
       return { results: matched.slice(offset, wanted), totalCount: matched.length };
     }
 
-    let totalCount = cheapTotal;
-    if (totalCount === undefined) {
-      totalCount = 0;
-      for (const wallet of candidates()) if (matches(wallet)) totalCount += 1;
-    }
+    const totalCount =
+      cheapTotal ?? (driver ? countMatches(driver, conditions, inScope) : scopeSize);
     const results: Wallet[] = [];
     if (limit === 0) return { results, totalCount };
     const rest = keys.length > 1 ? comparator(keys, 1, primary.descending) : undefined;
@@ -249,6 +246,20 @@ export class WalletQueryEngine implements WalletQueries {
 }
 
 const isDelegateWallet = (wallet: Wallet): boolean => wallet.attributes.delegate !== undefined;
+
+/** Wallets in the driver's ranges (which hold exactly its matches) that pass the rest. */
+function countMatches(
+  driver: CompiledCondition,
+  conditions: readonly CompiledCondition[],
+  inScope: (wallet: Wallet) => boolean,
+): number {
+  const others = conditions.filter((condition) => condition !== driver);
+  const rest = (wallet: Wallet) =>
+    inScope(wallet) && others.every((condition) => condition.matches(wallet));
+  let count = 0;
+  for (const [from, to] of driver.ranges) count += driver.index.countWhere(from, to, rest);
+  return count;
+}
 
 function* scanCondition(condition: CompiledCondition): Generator<Wallet> {
   for (const [from, to] of condition.ranges) yield* condition.index.scan(from, to, false);
