@@ -1,7 +1,8 @@
 /**
  * Wallet repository benchmark: build N wallets (env WALLETS, default 1,000,000), report the
  * resident memory of holding them, the update rate, and p50/p99 latency of the index
- * endpoints' typical queries. Run: npx tsx packages/state/bench/index.ts
+ * endpoints' typical queries, timing the built package (`npm run build` first).
+ * Run: node --expose-gc --import tsx packages/state/bench/index.ts
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,8 +1,8 @@
 /**
  * Boot rebuild benchmark: a generated chain of REBUILD_TX transactions (default 1,000,000:
  * transfers, multipayments and votes from 1,000 funded senders to 100,000 recipients) is stored
- * in a fresh PostgreSQL database, then replayed onto empty wallets the way a node boots.
- * Run: npx tsx packages/state/bench/rebuild.ts
+ * in a fresh PostgreSQL database, then replayed onto empty wallets the way a node boots, by the
+ * built package (`npm run build` first). Run: npx tsx packages/state/bench/rebuild.ts
  *
  * Signatures are random bytes: a rebuild never checks them (stored blocks were verified when
  * they were applied), and signing a million transactions would only make the set-up slow.
