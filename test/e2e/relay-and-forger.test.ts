@@ -82,6 +82,12 @@ describe('relay and forger in separate processes', () => {
     expect(found).toMatchObject({ id: transfer.id, amount: '321', sender: transfer.sender });
     expect(found.confirmations).toBeGreaterThanOrEqual(1);
     expect(Date.now() - posted).toBeLessThan(2 * slotMs + 5_000);
+
+    // The same request once another block is on: answered anew, not from the response cache
+    // of the earlier tip.
+    await api.reach((await api.height()) + 1, 2 * slotMs + 5_000);
+    const later = await api.get(`/transactions?address=${transfer.recipient}`);
+    expect(later.data[0].confirmations).toBeGreaterThan(found.confirmations);
   }, 60_000);
 
   it('resumes forging in its next slot after the forger restarts', async () => {
