@@ -113,20 +113,30 @@ export class FieldIndex implements SortedFieldIndex {
     return passed;
   }
 
-  /** Wallets strictly between the bounds, ascending or descending. */
-  *scan(from: Bound | undefined, to: Bound | undefined, descending: boolean): Generator<Wallet> {
+  /**
+   * Wallets strictly between the bounds, ascending or descending, after the first `skip` of
+   * them (passed over in a plain loop: a deep page does not pay a generator step per entry).
+   */
+  *scan(
+    from: Bound | undefined,
+    to: Bound | undefined,
+    descending: boolean,
+    skip = 0,
+  ): Generator<Wallet> {
     const set = this.#set;
     // Ranks say how many entries lie between the bounds, so the walk needs no comparisons.
-    let remaining = this.count(from, to);
+    let remaining = this.count(from, to) - skip;
     if (remaining <= 0) return;
     if (!descending) {
       const it = from ? set.lowerBound(from) : set.begin();
+      for (let n = 0; n < skip; n += 1) it.next();
       for (; remaining > 0; remaining -= 1, it.next()) yield (it.pointer as WalletSlot).wallet;
       return;
     }
     // reverseLowerBound hands out a forward iterator: walk it back with pre(), never past the
-    // first entry (where pre() would throw).
+    // first entry (where pre() would throw; `remaining` ends the walk before it).
     const it = to ? set.reverseLowerBound(to) : set.end().pre();
+    for (let n = 0; n < skip; n += 1) it.pre();
     for (;;) {
       yield (it.pointer as WalletSlot).wallet;
       remaining -= 1;

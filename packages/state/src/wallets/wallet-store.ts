@@ -15,7 +15,12 @@ export interface SortedFieldIndex {
   readonly size: number;
   rank(bound: Bound): number;
   count(from?: Bound, to?: Bound): number;
-  scan(from: Bound | undefined, to: Bound | undefined, descending: boolean): Generator<Wallet>;
+  scan(
+    from: Bound | undefined,
+    to: Bound | undefined,
+    descending: boolean,
+    skip?: number,
+  ): Generator<Wallet>;
   countWhere(
     from: Bound | undefined,
     to: Bound | undefined,

@@ -1,5 +1,5 @@
 import { WalletQueryError } from '../errors.js';
-import { compareKeys, MISSING } from '../field-index.js';
+import { compareKeys, MISSING, type Bound } from '../field-index.js';
 import { compareAddresses, walletField, type WalletField } from '../fields.js';
 import type { Wallet } from '../wallet.js';
 import type { SortedFieldIndex, WalletStore } from '../wallet-store.js';
@@ -158,7 +158,14 @@ export class WalletQueryEngine implements WalletQueries {
     const results: Wallet[] = [];
     if (limit === 0) return { results, totalCount };
     const rest = keys.length > 1 ? comparator(keys, 1, primary.descending) : undefined;
-    let skipped = 0;
+    // When every wallet the primary stream yields is a result, the stream starts at the offset.
+    const skipInStream =
+      rest === undefined &&
+      conditions.every((condition) => condition === primaryCondition) &&
+      (scope === 'wallets' || primary.field.delegateOnly)
+        ? offset
+        : 0;
+    let skipped = skipInStream;
     let group: Wallet[] = [];
     let groupKey: unknown = undefined;
     const emit = (wallets: readonly Wallet[]): boolean => {
@@ -168,7 +175,7 @@ export class WalletQueryEngine implements WalletQueries {
       }
       return false;
     };
-    for (const wallet of this.#stream(primary, primaryCondition, scope)) {
+    for (const wallet of this.#stream(primary, primaryCondition, scope, skipInStream)) {
       if (!matches(wallet)) continue;
       if (!rest) {
         if (emit([wallet])) break;
@@ -220,27 +227,42 @@ export class WalletQueryEngine implements WalletQueries {
     yield* delegates.sort((a, b) => order * compareAddresses(a.address, b.address));
   }
 
-  /** Wallets in the order of the primary key (ties by address in the same direction). */
+  /**
+   * Wallets in the order of the primary key (ties by address in the same direction), from the
+   * `skip`th on: indexed entries are skipped by count, wallets without a value one by one.
+   */
   *#stream(
     primary: OrderKey,
     condition: CompiledCondition | undefined,
     scope: WalletScope,
+    skip: number,
   ): Generator<Wallet> {
     const index = this.#repository.index(primary.field);
     const descending = primary.descending;
+    let left = skip;
+    const present = function* (from: Bound | undefined, to: Bound | undefined) {
+      const count = index.count(from, to);
+      const skipped = Math.min(left, count);
+      left -= skipped;
+      if (skipped < count) yield* index.scan(from, to, descending, skipped);
+    };
     if (condition) {
       const ranges = descending ? [...condition.ranges].reverse() : condition.ranges;
-      for (const [from, to] of ranges) yield* index.scan(from, to, descending);
+      for (const [from, to] of ranges) yield* present(from, to);
       return;
     }
-    const present = () => index.scan(undefined, undefined, descending);
-    const missing = () => this.#withoutValue(primary.field, scope, descending);
+    const missing = function* (wallets: Generator<Wallet>) {
+      for (const wallet of wallets) {
+        if (left > 0) left -= 1;
+        else yield wallet;
+      }
+    };
     if (descending) {
-      yield* missing();
-      yield* present();
+      yield* missing(this.#withoutValue(primary.field, scope, descending));
+      yield* present(undefined, undefined);
     } else {
-      yield* present();
-      yield* missing();
+      yield* present(undefined, undefined);
+      yield* missing(this.#withoutValue(primary.field, scope, descending));
     }
   }
 }
