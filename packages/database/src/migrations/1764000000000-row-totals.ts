@@ -1,5 +1,15 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** Each counted table, its totals table, and the columns (with their types) it groups by. */
+const COUNTED = [
+  {
+    table: 'transactions',
+    totals: 'transaction_totals',
+    groupedBy: { type_group: 'INTEGER', type: 'SMALLINT' },
+  },
+  { table: 'blocks', totals: 'block_totals', groupedBy: { generator_public_key: 'VARCHAR(66)' } },
+] as const;
+
 /**
  * Row counts kept per group as rows are written, so that an exact `totalCount` over a whole
  * table, or over criteria on the grouped columns only (`type`, `typeGroup`; a block generator),
@@ -13,35 +23,27 @@ export class RowTotals1764000000000 implements MigrationInterface {
   name = 'RowTotals1764000000000';
 
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(`
-      CREATE TABLE transaction_totals (
-        type_group INTEGER NOT NULL,
-        type SMALLINT NOT NULL,
-        count BIGINT NOT NULL,
-        PRIMARY KEY (type_group, type)
-      )`);
-    await runner.query(`
-      CREATE TABLE block_totals (
-        generator_public_key VARCHAR(66) PRIMARY KEY,
-        count BIGINT NOT NULL
-      )`);
-    await runner.query(
-      countingTrigger('transactions', 'transaction_totals', ['type_group', 'type']),
-    );
-    await runner.query(countingTrigger('blocks', 'block_totals', ['generator_public_key']));
-    await runner.query(`
-      INSERT INTO transaction_totals (type_group, type, count)
-      SELECT type_group, type, count(*) FROM transactions GROUP BY type_group, type`);
-    await runner.query(`
-      INSERT INTO block_totals (generator_public_key, count)
-      SELECT generator_public_key, count(*) FROM blocks GROUP BY generator_public_key`);
+    for (const { table, totals, groupedBy } of COUNTED) {
+      const columns = Object.keys(groupedBy);
+      const list = columns.join(', ');
+      const definitions = Object.entries(groupedBy).map(
+        ([name, type]) => `${name} ${type} NOT NULL`,
+      );
+      await runner.query(
+        `CREATE TABLE ${totals} (${definitions.join(', ')}, count BIGINT NOT NULL,
+           PRIMARY KEY (${list}))`,
+      );
+      await runner.query(countingTrigger(table, totals, columns));
+      // The rows stored before the triggers existed.
+      await runner.query(
+        `INSERT INTO ${totals} (${list}, count)
+         SELECT ${list}, count(*) FROM ${table} GROUP BY ${list}`,
+      );
+    }
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    for (const [table, totals] of [
-      ['transactions', 'transaction_totals'],
-      ['blocks', 'block_totals'],
-    ] as const) {
+    for (const { table, totals } of COUNTED) {
       for (const event of ['insert', 'delete', 'truncate']) {
         await runner.query(`DROP TRIGGER IF EXISTS ${totals}_${event} ON ${table}`);
       }
