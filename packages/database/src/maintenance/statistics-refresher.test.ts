@@ -1,49 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeChain } from '../__fixtures__/chain.js';
 import {
-  createTestDatabase,
-  openDatabase,
+  openMigratedTestDatabase,
   postgresSkipReason,
   quietLogger,
 } from '../__fixtures__/postgres.js';
+import { makeChain } from '../__fixtures__/chain.js';
 import type { Database } from '../connection/database.js';
-import { applySchemaMigrations } from '../migrations/migrate.js';
 import { BlockStorage } from '../storage/block-storage.js';
 import { StatisticsRefresher } from './statistics-refresher.js';
 
 describe.skipIf(postgresSkipReason)('StatisticsRefresher on PostgreSQL', () => {
   let database: Database;
-  let drop: () => Promise<void>;
+  let dispose: () => Promise<void>;
   beforeAll(async () => {
-    const created = await createTestDatabase();
-    drop = created.drop;
-    database = await openDatabase(created.options);
-    await applySchemaMigrations(database, quietLogger());
+    ({ database, dispose } = await openMigratedTestDatabase());
   });
   afterAll(async () => {
-    await database?.close();
-    await drop?.();
+    await dispose?.();
   });
 
+  /** A column of the transactions table's row in pg_class. */
+  const catalog = async (column: 'reltuples' | 'relallvisible') =>
+    Number(
+      (
+        (await database.manager.query(
+          `SELECT ${column} AS value FROM pg_class WHERE relname = 'transactions'`,
+        )) as { value: number }[]
+      )[0]?.value,
+    );
   // What the planner believes the table holds: -1 until it was first analyzed.
-  const plannerRows = async () =>
-    Number(
-      (
-        (await database.manager.query(
-          "SELECT reltuples FROM pg_class WHERE relname = 'transactions'",
-        )) as { reltuples: number }[]
-      )[0]?.reltuples,
-    );
-
+  const plannerRows = () => catalog('reltuples');
   // Pages the visibility map marks all-visible (index-only scans skip the heap for them).
-  const allVisiblePages = async () =>
-    Number(
-      (
-        (await database.manager.query(
-          "SELECT relallvisible FROM pg_class WHERE relname = 'transactions'",
-        )) as { relallvisible: number }[]
-      )[0]?.relallvisible,
-    );
+  const allVisiblePages = () => catalog('relallvisible');
 
   it('vacuums and analyzes the tables once the chain has grown by half, and not before', async () => {
     const storage = new BlockStorage({ database });

@@ -38,7 +38,7 @@ export class StatisticsRefresher {
     await this.running;
   }
 
-  /** Analyzes now if the chain grew enough since the last run; concurrent calls share one run. */
+  /** Vacuums and analyzes now if the chain grew enough since the last run; concurrent calls share one run. */
   check(): Promise<void> {
     this.running ??= this.refreshIfGrown().finally(() => {
       this.running = undefined;
