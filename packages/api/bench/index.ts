@@ -7,8 +7,9 @@ import { asValue } from 'awilix';
  */
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel } from '@lni/kernel/testing';
-import { WalletQueryEngine, WalletRepository } from '@lni/state';
-import { apiPlugin, type LedgerReader } from '../src/index.js';
+import { WalletRepository } from '@lni/state';
+import { apiPlugin } from '../src/index.js';
+import { benchLedger } from './ledger.js';
 import { loadRoutes } from './load.js';
 import { delegateRoutes } from '../src/routes/delegates.js';
 import { walletRoutes } from '../src/routes/wallets.js';
@@ -54,13 +55,8 @@ wallets.load(
     }
   })(),
 );
-const engine = new WalletQueryEngine({ walletRepository: wallets });
 let cached = false;
-const ledger: LedgerReader = {
-  wallets: (search) => engine.wallets(search),
-  delegates: (search) => engine.delegates(search),
-  findWallet: (id) => wallets.find(id),
-  supply: () => 10n ** 17n,
+const ledger = benchLedger(wallets, {
   // Undefined turns the response cache off (see the two passes below).
   tip: () => (cached ? 'the bench chain' : undefined),
   chainContext: () => ({
@@ -68,7 +64,7 @@ const ledger: LedgerReader = {
     epochStart: '2026-11-01T00:00:00.000Z',
     addressOf: (key) => key,
   }),
-};
+});
 const routes: Plugin<object> = {
   name: 'bench-routes',
   dependsOn: { required: ['api'] },

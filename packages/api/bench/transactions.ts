@@ -24,10 +24,11 @@ import {
 import databasePlugin from '@lni/database';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel } from '@lni/kernel/testing';
-import { WalletQueryEngine, WalletRepository } from '@lni/state';
+import { WalletRepository } from '@lni/state';
 // The state plugin's own storage adapter, from source (bench only), to store blocks as a node does.
 import { DatabaseBlockStore } from '../../state/src/blocks/database-block-store.js';
-import { apiPlugin, type LedgerReader } from '../src/index.js';
+import { apiPlugin } from '../src/index.js';
+import { benchLedger } from './ledger.js';
 import { cachedPerBlock } from '../src/routes/index.js';
 import { transactionRoutes } from '../src/routes/transactions.js';
 import { loadRoutes } from './load.js';
@@ -55,14 +56,9 @@ wallets.load(
     balance: 10n ** 15n,
   })),
 );
-const engine = new WalletQueryEngine({ walletRepository: wallets });
 let height = 1;
 let cached = false;
-const ledger: LedgerReader = {
-  wallets: (search) => engine.wallets(search),
-  delegates: (search) => engine.delegates(search),
-  findWallet: (id) => wallets.find(id),
-  supply: () => 10n ** 17n,
+const ledger = benchLedger(wallets, {
   // Undefined turns the response cache off (see the two passes below).
   tip: () => (cached ? `block ${height}` : undefined),
   chainContext: () => ({
@@ -70,7 +66,7 @@ const ledger: LedgerReader = {
     epochStart: milestone.epoch,
     addressOf: (key) => addressFromPublicKey(key, pubKeyHash),
   }),
-};
+});
 
 const database = await createTestDatabase();
 const routes: Plugin<object> = {

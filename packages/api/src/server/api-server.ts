@@ -149,13 +149,13 @@ export class ApiServer {
 
   private keepInCache(request: Request, response: ResponseObject): void {
     const startedAt = (request.app as CacheState).cacheTip;
-    const tip = startedAt === undefined ? undefined : this.deps.chainTip();
-    if (startedAt === undefined || tip === undefined || response.statusCode !== 200) return;
+    if (startedAt === undefined || response.statusCode !== 200) return;
     // What hapi would serialize as JSON: an object or array (not a string, stream or buffer).
     const source: unknown = response.source;
     const json = Array.isArray(source) || Object.getPrototypeOf(source ?? 0) === Object.prototype;
     if (response.variety !== 'plain' || !json) return;
-    this.cache?.set(startedAt, tip, cacheKey(request), Buffer.from(JSON.stringify(source)));
+    const payload = Buffer.from(JSON.stringify(source));
+    this.cache?.set(startedAt, this.deps.chainTip(), cacheKey(request), payload);
   }
 }
 

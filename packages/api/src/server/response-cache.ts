@@ -28,10 +28,10 @@ export class ResponseCache {
   }
 
   /**
-   * Keeps `payload` for `url`. `startedAt` is the tip when the request began: a response whose
-   * computation saw the tip move may mix two states, and is not kept.
+   * Keeps `payload` for `url`. `startedAt` is the tip when the request began, `tip` the one now:
+   * a response whose computation saw the tip move (or vanish) may mix two states, and is not kept.
    */
-  set(startedAt: string, tip: string, url: string, payload: Buffer): void {
+  set(startedAt: string, tip: string | undefined, url: string, payload: Buffer): void {
     if (startedAt !== tip || tip !== this.#tip) return;
     this.#entries.set(url, payload);
   }
