@@ -3,6 +3,7 @@ import pg from 'pg';
 import { createLogger, type Logger } from '@lni/kernel';
 import { databaseOptions, type DatabaseOptions } from '../config.js';
 import { Database } from '../connection/database.js';
+import { applySchemaMigrations } from '../migrations/migrate.js';
 
 const SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres' };
 
@@ -53,4 +54,25 @@ export async function openDatabase(options: DatabaseOptions, dataDirectory = '/n
   const database = new Database({ logger: quietLogger(), databaseOptions: options, dataDirectory });
   await database.open();
   return database;
+}
+
+/** A fresh test database with the schema migrated; `dispose` closes and drops it. */
+export async function openMigratedTestDatabase(): Promise<{
+  readonly database: Database;
+  dispose(): Promise<void>;
+}> {
+  const created = await createTestDatabase();
+  let database: Database | undefined;
+  const dispose = async () => {
+    await database?.close();
+    await created.drop();
+  };
+  try {
+    database = await openDatabase(created.options);
+    await applySchemaMigrations(database, quietLogger());
+    return { database, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
 }

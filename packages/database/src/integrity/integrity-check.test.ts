@@ -1,20 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openMigratedTestDatabase, postgresSkipReason } from '../__fixtures__/postgres.js';
 import { blockId, makeChain } from '../__fixtures__/chain.js';
-import {
-  createTestDatabase,
-  openDatabase,
-  postgresSkipReason,
-  quietLogger,
-} from '../__fixtures__/postgres.js';
 import type { Database } from '../connection/database.js';
 import { IntegrityError } from '../errors.js';
-import { applySchemaMigrations } from '../migrations/migrate.js';
 import { BlockStorage } from '../storage/block-storage.js';
 import { checkChainIntegrity } from './integrity-check.js';
 
 describe.skipIf(postgresSkipReason)('checkChainIntegrity on PostgreSQL', () => {
   let database: Database;
-  let drop: () => Promise<void>;
+  let dispose: () => Promise<void>;
 
   const failure = async () => {
     try {
@@ -27,18 +21,14 @@ describe.skipIf(postgresSkipReason)('checkChainIntegrity on PostgreSQL', () => {
   };
 
   beforeAll(async () => {
-    const created = await createTestDatabase();
-    drop = created.drop;
-    database = await openDatabase(created.options);
-    await applySchemaMigrations(database, quietLogger());
+    ({ database, dispose } = await openMigratedTestDatabase());
   });
   beforeEach(async () => {
     await database.manager.query('TRUNCATE blocks, transactions');
     await new BlockStorage({ database }).saveBlocks(makeChain(10, 2));
   });
   afterAll(async () => {
-    await database?.close();
-    await drop?.();
+    await dispose?.();
   });
 
   it('passes a sound chain and returns its height', async () => {

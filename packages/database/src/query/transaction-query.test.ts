@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMigratedTestDatabase, postgresSkipReason } from '../__fixtures__/postgres.js';
 import { makeChain } from '../__fixtures__/chain.js';
-import {
-  createTestDatabase,
-  openDatabase,
-  postgresSkipReason,
-  quietLogger,
-} from '../__fixtures__/postgres.js';
 import type { Database } from '../connection/database.js';
 import { QueryCriteriaError } from '../errors.js';
-import { applySchemaMigrations } from '../migrations/migrate.js';
 import type { StoredTransaction } from '../records.js';
 import { BlockStorage } from '../storage/block-storage.js';
 import type { Criteria, SearchQuery } from './criteria.js';
@@ -48,7 +42,7 @@ function shaped(height: number, sequence: number): Partial<StoredTransaction> {
 
 describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
   let database: Database;
-  let drop: () => Promise<void>;
+  let dispose: () => Promise<void>;
   let query: TransactionQuery;
   const chain = makeChain(20, 4, 1, shaped);
   const all = chain.flatMap((entry) => entry.transactions);
@@ -65,16 +59,12 @@ describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
   };
 
   beforeAll(async () => {
-    const created = await createTestDatabase();
-    drop = created.drop;
-    database = await openDatabase(created.options);
-    await applySchemaMigrations(database, quietLogger());
+    ({ database, dispose } = await openMigratedTestDatabase());
     await new BlockStorage({ database }).saveBlocks(chain);
     query = new TransactionQuery({ database });
   });
   afterAll(async () => {
-    await database?.close();
-    await drop?.();
+    await dispose?.();
   });
 
   it('eq on columns, including amounts as bigint and NULL', async () => {

@@ -1,27 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMigratedTestDatabase, postgresSkipReason } from '../__fixtures__/postgres.js';
 import { blockId, makeChain } from '../__fixtures__/chain.js';
-import { createTestDatabase, openDatabase, postgresSkipReason } from '../__fixtures__/postgres.js';
 import type { Database } from '../connection/database.js';
-import { applySchemaMigrations } from '../migrations/migrate.js';
 import { BlockStorage } from './block-storage.js';
 import { RoundStorage } from './round-storage.js';
-import { quietLogger } from '../__fixtures__/postgres.js';
 
 describe.skipIf(postgresSkipReason)('BlockStorage on PostgreSQL', () => {
   let database: Database;
-  let drop: () => Promise<void>;
+  let dispose: () => Promise<void>;
   let storage: BlockStorage;
 
   beforeAll(async () => {
-    const created = await createTestDatabase();
-    drop = created.drop;
-    database = await openDatabase(created.options);
-    await applySchemaMigrations(database, quietLogger());
+    ({ database, dispose } = await openMigratedTestDatabase());
     storage = new BlockStorage({ database });
   });
   afterAll(async () => {
-    await database?.close();
-    await drop?.();
+    await dispose?.();
   });
 
   it('saves a batch and reads blocks and transactions back with bigint amounts', async () => {
