@@ -5,7 +5,7 @@ export * from './forging/forger-service.js';
 export * from './forging/forging-decision.js';
 export * from './forging/relay-port.js';
 export * from './plugin.js';
-export * from './relay/nes-relay-client.js';
+export * from './relay/relay-client.js';
 export * from './relay/relay-address.js';
 export * from './relay/relay-error.js';
 export { forgerPlugin as default } from './plugin.js';

@@ -7,27 +7,31 @@ import {
   serializeFullBlock,
   type KeyPair,
 } from '@lni/crypto';
-import { definePlugin } from '@lni/kernel';
+import { definePlugin, type Cradle } from '@lni/kernel';
+import type { AwilixContainer } from 'awilix';
 import Joi from 'joi';
 import { join } from 'node:path';
 import { readDelegateKeys } from './delegates/delegate-secrets.js';
 import { promptPassword } from './delegates/password-prompt.js';
 import type { BlockAssembler } from './forging/block-assembler.js';
 import { ForgerService } from './forging/forger-service.js';
-import { NesRelayClient } from './relay/nes-relay-client.js';
 import { parseRelayAddress, relaysOptionSchema, type RelayAddress } from './relay/relay-address.js';
+import { RelayClient } from './relay/relay-client.js';
 
 export interface ForgerOptions {
-  /** Relays to follow and post to, `host:port`, the first that answers leads. */
-  readonly relays: readonly string[];
+  /**
+   * Relays to follow and post to, `host:port`, the first that answers leads. Unset: the node's
+   * own P2P server in core mode, else 127.0.0.1 on `relayPort`.
+   */
+  readonly relays?: readonly string[];
+  /** The P2P port of the default relay in forger mode (CORE_P2P_PORT, as ARK operators set). */
+  readonly relayPort: number;
   /** Smallest share of the relay's peers that must agree with its last block. */
   readonly minimumQuorum: number;
   /** Forge although the relay has no peers (a development network with one node). */
   readonly allowSingleNode: boolean;
   /** Password of the BIP38 secret in delegates.json. */
   readonly password?: string;
-  /** The P2P protocol version announced to the relay. */
-  readonly version: string;
   readonly requestTimeoutMs: number;
 }
 
@@ -36,14 +40,13 @@ export const forgerConfigSchema = Joi.object<ForgerOptions>({
   minimumQuorum: Joi.number().min(0).max(1).default(0.66),
   allowSingleNode: Joi.boolean().default(false),
   password: Joi.string().allow(''),
-  version: Joi.string()
-    .pattern(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'semver')
-    .default('3.0.0'),
+  relayPort: Joi.number().port().default(4000),
   requestTimeoutMs: Joi.number().integer().min(100).default(5_000),
 });
 
 export const forgerEnvironment = {
   CORE_FORGER_RELAYS: 'relays',
+  CORE_P2P_PORT: 'relayPort',
   CORE_FORGER_PASSWORD: 'password',
 } as const;
 
@@ -75,15 +78,9 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
       // The environment or app.json first; otherwise ask, when started on a terminal.
       password: async () => options.password ?? promptPassword(),
     });
-    const relays = options.relays.map(
-      (text) =>
-        new NesRelayClient({
-          address: parseRelayAddress(text) as RelayAddress,
-          nethash: config.network.nethash,
-          version: options.version,
-          timeoutMs: options.requestTimeoutMs,
-          logger,
-        }),
+    const relays = relayAddresses(container, options).map(
+      (address) =>
+        new RelayClient({ address, milestones, timeoutMs: options.requestTimeoutMs, logger }),
     );
     const forger = new ForgerService({
       relays,
@@ -101,10 +98,25 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
   async dispose({ container }) {
     if (!container.hasRegistration('forger')) return;
     await container.cradle.forger.stop();
-    const relays = container.resolve<NesRelayClient[]>('forgerRelays');
-    await Promise.allSettled(relays.map((relay) => relay.disconnect()));
+    for (const relay of container.resolve<RelayClient[]>('forgerRelays')) relay.disconnect();
   },
 });
+
+/**
+ * The relays to use: those configured; otherwise, in core mode, this node's own P2P server
+ * (whatever port it listens on), and in forger mode 127.0.0.1 on the relay port.
+ */
+function relayAddresses(
+  container: AwilixContainer<Cradle>,
+  options: ForgerOptions,
+): RelayAddress[] {
+  if (options.relays) return options.relays.map((text) => parseRelayAddress(text) as RelayAddress);
+  if (container.hasRegistration('p2pServer')) {
+    const server = container.resolve<{ readonly port: number }>('p2pServer');
+    return [{ host: '127.0.0.1', port: server.port }];
+  }
+  return [{ host: '127.0.0.1', port: options.relayPort }];
+}
 
 /** Builds blocks with @lni/crypto: the relay's hex transactions decoded, the block forged and encoded. */
 export function cryptoBlockAssembler(milestones: Milestones): BlockAssembler {

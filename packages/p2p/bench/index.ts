@@ -1,28 +1,23 @@
-import Joi from 'joi';
-import { PeerClient } from '../src/peers/peer-client.js';
-import { statusResponseSchema } from '../src/protocol/messages.js';
 import { MemoryChain } from '../src/testing/memory-chain.js';
+import { connectTestClient } from '../src/testing/test-client.js';
 import { startTestNode } from '../src/testing/test-node.js';
 
-// Transport cost of the protocol on loopback: one nes connection, sequential requests.
-// Limits are lifted so the bench measures the transport, not the rate limiter.
+// Transport cost of ARK's dialect on loopback (binary frames, protobuf): one connection,
+// sequential requests. Limits are lifted so the bench measures the transport, not a limiter.
 const unlimited = { points: 1_000_000, durationSeconds: 1 };
+const chain = new MemoryChain({ height: 4_000 });
+chain.transactionsPerBlock = 5;
 const node = await startTestNode({
-  chain: new MemoryChain({ height: 4_000 }),
+  chain,
   options: {
     rateLimits: {
       global: unlimited,
       messages: { getStatus: unlimited, getBlocks: unlimited, postTransactions: unlimited },
+      exempt: [],
     },
   },
 });
-const client = new PeerClient({
-  ip: '127.0.0.1',
-  port: node.port,
-  timeoutMs: 10_000,
-  handshake: { nethash: node.chain.network.nethash, version: '3.0.0', port: 9 },
-});
-await client.connect();
+const client = await connectTestClient(node.port, { version: '3.9.1' }, { timeoutMs: 10_000 });
 
 async function measure(name: string, count: number, run: () => Promise<unknown>): Promise<void> {
   for (let i = 0; i < Math.min(50, count); i++) await run(); // warm-up
@@ -42,24 +37,17 @@ async function measure(name: string, count: number, run: () => Promise<unknown>)
   );
 }
 
-const blocks = Joi.array();
-await measure('getStatus', 2_000, () => client.request('getStatus', {}, statusResponseSchema));
-await measure('getBlocks (400 blocks, ~1.4 kB each)', 100, () =>
-  client.request(
-    'getBlocks',
-    { fromHeight: 1 + Math.floor(Math.random() * 3_000), limit: 400 },
-    blocks,
-  ),
+await measure('getStatus', 2_000, () => client.status());
+await measure('getBlocks (400 headers + 5 tx of 96 B)', 100, () =>
+  client.blocks(1 + Math.floor(Math.random() * 3_000), 400),
 );
-const transactions = Array.from({ length: 40 }, (_, i) =>
-  i.toString(16).padStart(2, '0').repeat(200),
-);
+const transactions = Array.from({ length: 40 }, (_, i) => Buffer.alloc(200, i));
 await measure('postTransactions (40 x 200 B)', 1_000, () =>
-  client.request('postTransactions', { transactions }, Joi.object()),
+  client.postTransactions(transactions, 0),
 );
 const memory = process.memoryUsage();
 console.log(
   `memory: rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB`,
 );
-await client.disconnect();
+client.close();
 await node.stop();

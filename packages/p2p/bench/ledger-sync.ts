@@ -1,6 +1,6 @@
 import { verifyBlock } from '@lni/crypto';
 import { createLogger } from '@lni/kernel';
-import type { BlockVerdict, ChainPort, PeerAddress } from '../src/chain-port.js';
+import type { BlockVerdict, ChainPort, IncomingBlock, PeerAddress } from '../src/chain-port.js';
 import type { MemoryChain } from '../src/testing/memory-chain.js';
 import { startTestNode } from '../src/testing/test-node.js';
 // The real ledger, from the state package's sources (p2p cannot depend on @lni/state: state
@@ -17,15 +17,19 @@ import {
 } from '../../state/src/blocks/__fixtures__/test-chain.js';
 import { openTestStore } from '../../state/src/blocks/__fixtures__/test-database.js';
 import { LedgerChainPort } from '../../state/src/chain/ledger-chain-port.js';
+import { RoundKeeper } from '../../state/src/ledger/round-keeper.js';
 import { poolOptions } from '../../state/src/pool/pool-options.js';
 import { TransactionPool } from '../../state/src/pool/transaction-pool.js';
 
 // Sync throughput of a fresh node whose ledger (BlockProcessor on its own PostgreSQL database)
-// downloads a generated chain over nes from a peer serving it from another database.
-// BENCH_LEDGER_TX (total transfers, default 1,000,000: about 6 minutes of generation and 4 of
-// sync) and BENCH_LEDGER_TX_PER_BLOCK (default 500).
+// downloads a generated chain in ARK's P2P dialect from peers serving it from another database,
+// each peer asked no faster than ARK allows (getBlocks once per 2 s).
+// BENCH_LEDGER_TX (total transfers, default 1,000,000: about 6 minutes of generation and 3 of
+// sync), BENCH_LEDGER_TX_PER_BLOCK (default 500), BENCH_LEDGER_PEERS (serving peers, default 3).
 const TOTAL_TX = Number(process.env.BENCH_LEDGER_TX ?? 1_000_000);
 const PER_BLOCK = Number(process.env.BENCH_LEDGER_TX_PER_BLOCK ?? 500);
+const PEERS = Number(process.env.BENCH_LEDGER_PEERS ?? 3);
+const TARGET_TX_PER_SECOND = 5_000;
 const logger = createLogger({ level: 'fatal' });
 const network = testNetwork({ maxTransactions: PER_BLOCK });
 const unlimited = { points: 1_000_000, durationSeconds: 1 };
@@ -46,8 +50,9 @@ function ledger(db: Awaited<ReturnType<typeof openTestStore>>) {
       logger,
     }),
     blockStore: db.store,
+    roundKeeper: new RoundKeeper({ wallets, milestones: network.milestones }),
     milestones: network.milestones,
-    networkIdentity: { name: 'chaintest', nethash: network.genesis.payloadHash },
+    network: network.generated.network,
     logger,
   });
   return { processor, port };
@@ -56,7 +61,8 @@ function ledger(db: Awaited<ReturnType<typeof openTestStore>>) {
 /** Time in the ledger's acceptBlock: deserialize, verify (signatures, rules), apply, store. */
 class TimedPort {
   ledgerMs = 0;
-  transactions = 0;
+  /** Ports of the peers that blocks came from. */
+  readonly sources = new Set<number | undefined>();
   constructor(readonly inner: LedgerChainPort) {}
   asChainPort(): ChainPort {
     const port = this.inner;
@@ -66,10 +72,11 @@ class TimedPort {
           const value = Reflect.get(target, key, target) as unknown;
           return typeof value === 'function' ? value.bind(target) : value;
         }
-        return async (hex: string, from: PeerAddress): Promise<BlockVerdict> => {
+        return async (block: IncomingBlock, from: PeerAddress): Promise<BlockVerdict> => {
           const started = performance.now();
+          this.sources.add(from.port);
           try {
-            return await target.acceptBlock(hex, from);
+            return await target.acceptBlock(block, from);
           } finally {
             this.ledgerMs += performance.now() - started;
           }
@@ -112,16 +119,18 @@ try {
       `(${((performance.now() - generateStarted) / 1000).toFixed(1)} s, signed and applied by the serving node)`,
   );
 
-  const peer = await startTestNode({
-    chain: serving.port as unknown as MemoryChain,
-    options,
-  });
+  // Several nodes serve the one ledger, as several peers of a network hold the same chain.
+  const peers = await Promise.all(
+    Array.from({ length: PEERS }, () =>
+      startTestNode({ chain: serving.port as unknown as MemoryChain, options }),
+    ),
+  );
   const fresh = ledger(freshDb);
   await fresh.processor.process(network.genesis);
   const timed = new TimedPort(fresh.port);
   const node = await startTestNode({
     chain: timed.asChainPort() as unknown as MemoryChain,
-    seeds: [{ ip: '127.0.0.1', port: peer.port }],
+    seeds: peers.map((peer) => ({ ip: '127.0.0.1', port: peer.port })),
     options: { ...options, sync: { enabled: false, batchSize: 400, parallelDownloads: 3 } },
   });
   const started = performance.now();
@@ -129,9 +138,12 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const reached = fresh.processor.lastBlock?.height;
   const memory = process.memoryUsage();
+  const rate = TOTAL_TX / seconds;
   console.log(
-    `sync ${height - 1} blocks / ${TOTAL_TX} tx: ${((height - 1) / seconds).toFixed(1)} blocks/s, ` +
-      `${(TOTAL_TX / seconds).toFixed(0)} tx/s (${seconds.toFixed(1)} s, outcome ${outcome.kind}, ` +
+    `sync ${height - 1} blocks / ${TOTAL_TX} tx from ${timed.sources.size} of ${PEERS} peers: ` +
+      `${((height - 1) / seconds).toFixed(1)} blocks/s, ${rate.toFixed(0)} tx/s ` +
+      `(target >= ${TARGET_TX_PER_SECOND}: ${rate >= TARGET_TX_PER_SECOND ? 'met' : 'missed'}) ` +
+      `(${seconds.toFixed(1)} s, outcome ${outcome.kind}, ` +
       `height ${reached}/${height}${outcome.kind === 'stalled' ? `: ${outcome.reason}` : ''})`,
   );
   console.log(
@@ -158,7 +170,7 @@ try {
       `${((verifyMs / 1000 / seconds) * 100).toFixed(1)}% of the sync time`,
   );
   await node.stop();
-  await peer.stop();
+  await Promise.all(peers.map((peer) => peer.stop()));
 } finally {
   await Promise.all([servingDb.close(), freshDb.close()]);
 }

@@ -1,41 +1,46 @@
-import type { BlockVerdict, PeerAddress } from '../src/chain-port.js';
+import type { BlockVerdict, IncomingBlock, PeerAddress } from '../src/chain-port.js';
 import { MemoryChain } from '../src/testing/memory-chain.js';
 import { startTestNode } from '../src/testing/test-node.js';
 
-// Sync pipeline throughput on loopback: a fresh node downloads a chain of made-up blocks (~800 B
-// of hex each) from two peers. MemoryChain does no verification, so this measures transport,
+// Sync pipeline throughput on loopback: a fresh node downloads a chain of made-up blocks (a
+// header and 5 transactions of 96 B each) from two peers, each request under ARK's limits. MemoryChain does no verification, so this measures transport,
 // batching and the pipeline; the ledger's verification cost comes on top (state's bench).
 const HEIGHT = Number(process.env.BENCH_SYNC_HEIGHT ?? 40_000);
 const unlimited = { points: 1_000_000, durationSeconds: 1 };
 const options = {
   rateLimits: { global: unlimited, messages: { getBlocks: unlimited, getStatus: unlimited } },
+  sync: { enabled: false, maxBytesPerReply: 4 * 1024 * 1024 },
 };
 
 /** Counts the time spent in acceptBlock, the share a real ledger would spend verifying. */
 class TimedChain extends MemoryChain {
   applyMs = 0;
-  override async acceptBlock(blockHex: string, from: PeerAddress): Promise<BlockVerdict> {
+  override async acceptBlock(block: IncomingBlock, from: PeerAddress): Promise<BlockVerdict> {
     const started = performance.now();
     try {
-      return await super.acceptBlock(blockHex, from);
+      return await super.acceptBlock(block, from);
     } finally {
       this.applyMs += performance.now() - started;
     }
   }
 }
 
-const network = new MemoryChain({ height: HEIGHT });
+const network = new MemoryChain({ height: 1 });
+network.transactionsPerBlock = 5;
+network.extend(HEIGHT - 1);
 const peers = await Promise.all(
-  [0, 1].map(() =>
-    startTestNode({ chain: new MemoryChain({ base: network, height: HEIGHT }), options }),
-  ),
+  [0, 1].map(() => {
+    const chain = new MemoryChain({ base: network, height: HEIGHT });
+    chain.transactionsPerBlock = 5;
+    return startTestNode({ chain, options });
+  }),
 );
 const chain = new TimedChain({ base: network, height: 1 });
 chain.received.length = 0;
 const fresh = await startTestNode({
   chain,
   seeds: peers.map((peer) => ({ ip: '127.0.0.1', port: peer.port })),
-  options: { ...options, sync: { enabled: false, batchSize: 400, parallelDownloads: 3 } },
+  options: { ...options, sync: { enabled: false, batchSize: 400, parallelDownloads: 4 } },
 });
 // MemoryChain keeps what it received; drop it as it comes to measure sync, not that list.
 const received = chain.received;

@@ -3,22 +3,42 @@ import { KernelError } from '@lni/kernel';
 /** Base error of the P2P plugin: `code` for programs, a message naming peer and reason. */
 export class P2PError extends KernelError {}
 
-/** A peer we dialled refused us, or we refused it (wrong network, incompatible version). */
+/** A peer is not one of ours: another network, a version we do not accept, a chain we reject. */
 export class HandshakeError extends P2PError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('ERR_P2P_HANDSHAKE', message, options);
   }
 }
 
-/** A peer answered a message with an error or with a body that does not match its schema. */
+/**
+ * How a request to a peer failed: `refused` (no connection), `timeout`, `disconnected` (the
+ * socket closed, which is how ARK's servers answer most errors) or `status` (an error reply).
+ */
+export type PeerFailureKind = 'refused' | 'timeout' | 'disconnected' | 'status';
+
+/** A request to a peer failed; see `kind`. Not the peer's fault as such: it is not penalised. */
 export class PeerResponseError extends P2PError {
+  readonly kind: PeerFailureKind;
+  readonly statusCode: number | undefined;
+
   constructor(
     readonly peer: string,
     message: string,
-    readonly statusCode?: number,
-    options?: { cause?: unknown },
+    options: { kind: PeerFailureKind; statusCode?: number; cause?: unknown },
   ) {
-    super('ERR_P2P_RESPONSE', message, options);
+    super('ERR_P2P_RESPONSE', message, { cause: options.cause });
+    this.kind = options.kind;
+    this.statusCode = options.statusCode;
+  }
+}
+
+/** A peer answered with bytes that break the protocol or the message's schema: penalised. */
+export class MalformedAnswerError extends P2PError {
+  constructor(
+    readonly peer: string,
+    message: string,
+  ) {
+    super('ERR_P2P_MALFORMED_ANSWER', message);
   }
 }
 
@@ -26,15 +46,5 @@ export class PeerResponseError extends P2PError {
 export class SeedListError extends P2PError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('ERR_P2P_SEEDS', message, options);
-  }
-}
-
-/** A peer's answer does not match the message's schema: the peer is penalised. */
-export class MalformedAnswerError extends P2PError {
-  constructor(
-    readonly peer: string,
-    message: string,
-  ) {
-    super('ERR_P2P_MALFORMED_ANSWER', message);
   }
 }

@@ -16,7 +16,7 @@ describe('the p2p plugin', () => {
       options: { host: '0.0.0.0', port: 4000 },
       env: { CORE_P2P_HOST: '127.0.0.1', CORE_P2P_PORT: '0' },
     });
-    expect(node.kernel.cradle.p2pServer.uri).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(node.kernel.cradle.p2pServer.uri).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
     expect(node.port).not.toBe(4000);
   });
 
@@ -34,14 +34,11 @@ describe('the p2p plugin', () => {
     expect((failure as Error).message).toMatch(/p2pChain/);
   });
 
-  it('refuses plain HTTP requests that skip the handshake headers', async () => {
+  it('answers plain HTTP with 404: the routes exist only over the websocket, as in ARK', async () => {
     node = await startTestNode();
-    const response = await fetch(`${node.kernel.cradle.p2pServer.uri}/p2p/peer/getStatus`, {
+    const response = await fetch(`http://127.0.0.1:${node.port}/p2p/peer/getStatus`, {
       method: 'POST',
     });
-    expect(response.status).toBe(403);
-    expect(((await response.json()) as { message: string }).message).toMatch(
-      /x-nethash is missing/,
-    );
+    expect(response.status).toBe(404);
   });
 });

@@ -1,19 +1,26 @@
-import { asFunction } from 'awilix';
-import { definePlugin } from '@lni/kernel';
+import { asFunction, asValue } from 'awilix';
+import { definePlugin, type Cradle } from '@lni/kernel';
+import type { AwilixContainer } from 'awilix';
 import { Broadcaster } from './broadcast/broadcaster.js';
 import type { ChainPort } from './chain-port.js';
+import { p2pConfigSchema, p2pEnvironment, type P2POptions } from './config.js';
+import { P2PError } from './errors.js';
+import './events.js';
 import type { ForgingPort } from './forging/forging-port.js';
 import { NetworkStateReader } from './forging/network-state.js';
-import { P2PError } from './errors.js';
-import { p2pConfigSchema, p2pEnvironment, type P2POptions } from './config.js';
-import './events.js';
+import { OutgoingThrottle } from './limits/outgoing-throttle.js';
 import { PeerDiscovery } from './peers/peer-discovery.js';
 import { PeerNetwork } from './peers/peer-network.js';
 import { PeerRepository } from './peers/peer-repository.js';
+import type { PeerStore } from './peers/peer-store.js';
+import { PeerVerifier } from './peers/peer-verifier.js';
 import { PenaltyBox } from './peers/penalty-box.js';
+import { Redialer } from './peers/redialer.js';
 import { loadSeedList } from './peers/seed-list.js';
+import { VersionPolicy } from './peers/version-policy.js';
 import { P2PServer } from './server/p2p-server.js';
 import { BlockSync } from './sync/block-sync.js';
+import type { PeerPlugin } from './wire/messages.js';
 
 declare module '@lni/kernel' {
   interface Cradle {
@@ -27,14 +34,16 @@ declare module '@lni/kernel' {
     readonly peerRepository: PeerRepository;
     /** Outgoing connections: dial, and the clients sync and broadcast use. */
     readonly peerNetwork: PeerNetwork;
-    /** Seeds, getPeers discovery and the periodic refresh of peers. */
+    /** getPeers discovery and the periodic refresh of peers. */
     readonly peerDiscovery: PeerDiscovery;
+    /** Seeds and lost peers, dialled again with backoff for as long as the node runs. */
+    readonly peerRedialer: Redialer;
     /**
      * What a forger needs from the ledger (round, transactions for the next block). Registered
      * by the `state` plugin; p2p resolves it only when a forger asks.
      */
     readonly p2pForging: ForgingPort;
-    /** The network as a forger judges it (heights, quorum, blocks above ours). */
+    /** The network as a forger judges it (ARK's network state: quorum, blocks above ours). */
     readonly networkStateReader: NetworkStateReader;
     /** Passes accepted blocks and transactions on to peers. */
     readonly broadcaster: Broadcaster;
@@ -43,37 +52,57 @@ declare module '@lni/kernel' {
   }
 }
 
+/** The package name ARK's explorers and wallets look for to find a peer's public API. */
+const API_SERVICE = '@arkecosystem/core-api';
+
 /**
- * The P2P plugin. The ledger (`state`) registers `p2pChain` and `p2pForging`; it is an optional
- * dependency so that state boots first (its chain loaded) when both run, while tests can stand
- * in for it with a plugin of their own.
+ * The P2P plugin, in ARK Core 3.x's dialect. The ledger (`state`) registers `p2pChain` and
+ * `p2pForging`; `database`, when it runs, keeps peers and bans (`peerStorage`). Both are
+ * optional dependencies, so they boot first when present and tests can stand in for them.
  */
 export const p2pPlugin = definePlugin<P2POptions>({
   name: 'p2p',
-  dependsOn: { optional: ['state'] },
+  dependsOn: { optional: ['state', 'database'] },
   configSchema: p2pConfigSchema,
   environment: p2pEnvironment,
   register({ container, options, logger, events }) {
+    const throttle = new OutgoingThrottle();
     container.register({
-      peerRepository: asFunction(
-        () =>
-          new PeerRepository({
-            penalties: new PenaltyBox({ policy: options.penalties, logger }),
-            maxPeers: options.maxPeers,
-            events,
-            logger,
-          }),
-      ).singleton(),
+      peerRepository: asFunction(() => {
+        // The box reports changes to the repository, which stores them once a store is attached.
+        const penalties = new PenaltyBox({
+          policy: options.penalties,
+          exempt: options.penalties.exempt,
+          logger,
+          onChange: (ip, state) => repository.penaltyChanged(ip, state),
+        });
+        const repository = new PeerRepository({
+          penalties,
+          maxPeers: options.maxPeers,
+          events,
+          logger,
+        });
+        return repository;
+      }).singleton(),
       peerNetwork: asFunction(
         ({ p2pChain, peerRepository }: { p2pChain: ChainPort; peerRepository: PeerRepository }) =>
           new PeerNetwork({
             chain: p2pChain,
             peers: peerRepository,
+            verifier: new PeerVerifier({
+              chain: p2pChain,
+              versions: versionPolicy(options, p2pChain),
+              roundLength: () => p2pChain.roundLength?.() ?? 51,
+            }),
+            throttle,
             logger,
             version: options.version,
             host: options.host,
             listeningPort: () => container.cradle.p2pServer.port,
-            requestTimeoutMs: options.requestTimeoutMs,
+            connectTimeoutMs: options.requestTimeoutMs,
+            verifyTimeoutMs: options.verifyTimeoutMs,
+            maxSequentialErrors: options.maxSequentialErrors,
+            onLost: (ip, port) => container.cradle.peerRedialer.lost(ip, port),
           }),
       ).singleton(),
       peerDiscovery: asFunction(
@@ -92,12 +121,31 @@ export const p2pPlugin = definePlugin<P2POptions>({
           }),
       ).singleton(),
       networkStateReader: asFunction(
-        ({ p2pChain, peerNetwork }: { p2pChain: ChainPort; peerNetwork: PeerNetwork }) =>
-          new NetworkStateReader({ chain: p2pChain, network: peerNetwork, logger }),
+        ({
+          p2pChain,
+          peerNetwork,
+          peerRepository,
+        }: {
+          p2pChain: ChainPort;
+          peerNetwork: PeerNetwork;
+          peerRepository: PeerRepository;
+        }) =>
+          new NetworkStateReader({
+            chain: p2pChain,
+            network: peerNetwork,
+            peers: peerRepository,
+            minimumNetworkReach: options.minimumNetworkReach,
+            logger,
+          }),
       ).singleton(),
       broadcaster: asFunction(
         ({ peerNetwork }: { peerNetwork: PeerNetwork }) =>
-          new Broadcaster({ network: peerNetwork, logger, ...options.broadcast }),
+          new Broadcaster({
+            network: peerNetwork,
+            logger,
+            ...options.broadcast,
+            maxTransactionsPerRequest: options.maxTransactionsPerRequest,
+          }),
       ).singleton(),
       blockSync: asFunction(
         ({
@@ -139,10 +187,16 @@ export const p2pPlugin = definePlugin<P2POptions>({
             p2pChain,
             peerRepository,
             peerNetwork,
+            versions: versionPolicy(options, p2pChain),
             logger,
+            events,
             forging: () =>
               container.hasRegistration('p2pForging') ? container.cradle.p2pForging : undefined,
             networkState: () => networkStateReader.read(),
+            wakeSync: () => {
+              if (options.sync.enabled) blockSync.wake();
+            },
+            services: () => publicServices(container, options),
             hooks: {
               blockAccepted: (block, hops, from) => broadcaster.block(block, hops, from),
               blockRejected: () => {
@@ -162,13 +216,35 @@ export const p2pPlugin = definePlugin<P2POptions>({
         'p2p needs the ledger registered as p2pChain (the state plugin does this); none is',
       );
     }
-    const { p2pServer, peerDiscovery, blockSync, broadcaster, p2pChain } = container.cradle;
+    const { p2pServer, peerDiscovery, blockSync, broadcaster, p2pChain, peerRepository } =
+      container.cradle;
+    if (container.hasRegistration('peerStorage')) {
+      await peerRepository.attachStore(container.resolve<PeerStore>('peerStorage'));
+    }
     await p2pServer.start();
     // Transactions posted to our API start here with no hops; peers' ones the server passes on.
     p2pChain.onSubmittedTransactions?.((transactions) => broadcaster.transactions(transactions, 0));
     const seeds = await loadSeedList(paths.config);
-    const added = await peerDiscovery.seed(seeds);
-    logger.info({ seeds: seeds.length, added }, 'Seed peers dialled');
+    const redialer = new Redialer({
+      network: container.cradle.peerNetwork,
+      peers: peerRepository,
+      seeds,
+      logger,
+      minDelayMs: options.redial.minSeconds * 1000,
+      maxDelayMs: options.redial.maxSeconds * 1000,
+    });
+    container.register({ peerRedialer: asValue(redialer) });
+    // The first round dials every seed and every peer kept from the last run, before sync looks.
+    await redialer.tick();
+    logger.info(
+      {
+        seeds: seeds.length,
+        known: peerRepository.lost().length + peerRepository.size,
+        peers: peerRepository.size,
+      },
+      'Peers dialled',
+    );
+    redialer.start();
     peerDiscovery.start(options.discoveryIntervalSeconds);
     if (options.sync.enabled) {
       // A new peer may be ahead of us; so may the network after a restart.
@@ -178,12 +254,41 @@ export const p2pPlugin = definePlugin<P2POptions>({
     }
   },
   async dispose({ container }) {
-    const { p2pServer, peerNetwork, peerDiscovery, blockSync } = container.cradle;
+    const { p2pServer, peerNetwork, peerDiscovery, blockSync, peerRepository } = container.cradle;
+    if (container.hasRegistration('peerRedialer')) container.cradle.peerRedialer.stop();
     peerDiscovery.stop();
     await blockSync.settle();
     await peerNetwork.disconnectAll();
     await p2pServer.stop();
+    await peerRepository.flush();
   },
 });
+
+function versionPolicy(options: P2POptions, chain: ChainPort): VersionPolicy {
+  return new VersionPolicy({
+    configured: options.minimumVersions,
+    networkName: chain.network.name,
+    milestoneRanges: () => chain.minimumPeerVersions?.(chain.status().height) ?? [],
+  });
+}
+
+/**
+ * The services getStatus announces: the `ports` option, and this node's API when the api plugin
+ * runs, under the name ARK's explorers and wallets look for.
+ */
+function publicServices(
+  container: AwilixContainer<Cradle>,
+  options: P2POptions,
+): Record<string, PeerPlugin> {
+  const services: Record<string, PeerPlugin> = {};
+  for (const [name, port] of Object.entries(options.ports))
+    services[name] = { port, enabled: true };
+  if (container.hasRegistration('apiServer') && services[API_SERVICE] === undefined) {
+    const api = container.resolve<{ server: { info: { port: number | string } } }>('apiServer');
+    const port = Number(api.server.info.port);
+    if (port > 0) services[API_SERVICE] = { port, enabled: true };
+  }
+  return services;
+}
 
 export default p2pPlugin;

@@ -134,8 +134,9 @@ export const statePlugin = definePlugin<StateOptions>({
             blockProcessor,
             transactionPool,
             blockStore: new DatabaseBlockStore({ database, blockStorage }),
+            roundKeeper,
             milestones,
-            networkIdentity: { name: network.network.name, nethash: network.network.nethash },
+            network: network.network,
             logger,
           }),
       ).singleton(),
@@ -145,7 +146,13 @@ export const statePlugin = definePlugin<StateOptions>({
       'p2pForging',
       asFunction(
         ({ blockProcessor, transactionPool }) =>
-          new LedgerForgingPort({ blockProcessor, roundKeeper, transactionPool, milestones }),
+          new LedgerForgingPort({
+            blockProcessor,
+            roundKeeper,
+            transactionPool,
+            wallets: walletRepository,
+            milestones,
+          }),
       ).singleton(),
     );
     provide(container, 'stateVerificationPool', asValue(verificationPool));

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { BlockTemplate } from './block-assembler.js';
 import { ForgerService } from './forger-service.js';
+import { NetworkStatus } from '@lni/p2p/wire';
 import type { NetworkState, RelayPort, RoundInfo } from './relay-port.js';
 
 const ours = keysFromPassphrase('our delegate');
@@ -25,11 +26,18 @@ class ScriptedRelay implements RelayPort {
     msUntilNextSlot: 5_000,
   };
   network: NetworkState = {
+    status: NetworkStatus.Default,
     nodeHeight: 1,
-    networkHeight: 1,
-    peers: 3,
-    quorum: 1,
-    blocksAboveHeight: [],
+    lastBlockId: 'previous',
+    quorumDetails: {
+      peersQuorum: 3,
+      peersNoQuorum: 0,
+      peersOverHeight: 0,
+      peersOverHeightBlockHeaders: {},
+      peersForked: 0,
+      peersDifferentSlot: 0,
+      peersForgingNotAllowed: 0,
+    },
   };
   constructor(readonly name: string) {}
   async currentRound() {
@@ -48,7 +56,7 @@ class ScriptedRelay implements RelayPort {
   }
 }
 
-function setup(relays: RelayPort[]) {
+function setup(relays: RelayPort[], now?: () => number) {
   const records: { msg: string; level?: number; reason?: string; height?: number }[] = [];
   const out = new Writable({
     write(chunk, _encoding, done) {
@@ -72,6 +80,7 @@ function setup(relays: RelayPort[]) {
       };
     },
     logger: createLogger({ out, level: 'debug' }),
+    ...(now && { now }),
   });
   return { forger, records, templates };
 }
@@ -103,7 +112,10 @@ describe('the forger', () => {
 
   it('logs a missed slot with the reason when the network is not safe to forge on', async () => {
     const relay = new ScriptedRelay('relay-1');
-    relay.network = { ...relay.network, quorum: 0.3 };
+    relay.network = {
+      ...relay.network,
+      quorumDetails: { ...relay.network.quorumDetails, peersQuorum: 3, peersNoQuorum: 7 },
+    };
     const { forger, records } = setup([relay]);
     await forger.checkSlot();
     expect(relay.posted).toEqual([]);
@@ -133,16 +145,19 @@ describe('the forger', () => {
 });
 
 describe('the forger while its relay is down', () => {
-  it('warns once, retries quietly, and says when the relay is back', async () => {
+  it('warns at a steady rate while it lasts, retries quietly between, and says when it is back', async () => {
     const relay = new ScriptedRelay('relay-1');
     relay.failing = true;
-    const { forger, records } = setup([relay]);
+    const clock = { now: 1_000_000 };
+    const { forger, records } = setup([relay], () => clock.now);
+    const warnings = () =>
+      records.filter((record) => record.msg === 'Relay did not answer' && record.level === 40);
     for (let i = 0; i < 3; i++) await forger.checkSlot();
-    const warnings = records.filter(
-      (record) => record.msg === 'Relay did not answer' && record.level === 40,
-    );
-    expect(warnings).toHaveLength(1);
+    expect(warnings()).toHaveLength(1);
     expect(records.filter((record) => record.msg === 'Relay did not answer')).toHaveLength(3);
+    clock.now += 30_000;
+    await forger.checkSlot();
+    expect(warnings()).toHaveLength(2);
     relay.failing = false;
     await forger.checkSlot();
     expect(records.some((record) => record.msg === 'Relay is back')).toBe(true);

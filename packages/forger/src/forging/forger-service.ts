@@ -5,6 +5,8 @@ import { decideForging, type ForgingRules } from './forging-decision.js';
 import type { RelayPort, RoundInfo } from './relay-port.js';
 
 const RETRY_MS = 1_000;
+/** How often a relay that keeps not answering is warned about. */
+const UNANSWERED_WARNING_MS = 30_000;
 const MIN_WAIT_MS = 100;
 
 export interface ForgerServiceDeps {
@@ -13,6 +15,7 @@ export interface ForgerServiceDeps {
   readonly rules: ForgingRules;
   readonly assemble: BlockAssembler;
   readonly logger: Logger;
+  readonly now?: () => number;
 }
 
 /** Follows the slots through a relay and forges in the slots of the delegates it holds. */
@@ -23,8 +26,8 @@ export class ForgerService {
   private stopped = true;
   /** The last slot acted on, so a slot is forged at most once. */
   private lastSlotHandled = -1;
-  /** Relays that failed their last request: logged once at warn, then quietly until back. */
-  private readonly unanswering = new Set<string>();
+  /** Relays that failed their last request, with when that was last logged as a warning. */
+  private readonly unanswering = new Map<string, number>();
 
   constructor(private readonly deps: ForgerServiceDeps) {
     this.keysByPublicKey = new Map(
@@ -130,14 +133,17 @@ export class ForgerService {
     for (const relay of this.deps.relays) {
       try {
         const value = await ask(relay);
-        if (this.unanswering.delete(relay.name))
+        if (this.unanswering.delete(relay.name)) {
           logger.info({ relay: relay.name }, 'Relay is back');
+        }
         return { relay, value };
       } catch (error) {
-        // A relay restarting is down for many retries: one warning, not one per second.
-        const first = !this.unanswering.has(relay.name);
-        this.unanswering.add(relay.name);
-        logger[first ? 'warn' : 'debug']({ relay: relay.name, err: error }, 'Relay did not answer');
+        // Retried every second: a warning at a steady rate while it lasts, debug in between.
+        const now = this.deps.now?.() ?? Date.now();
+        const warned = this.unanswering.get(relay.name);
+        const warn = warned === undefined || now - warned >= UNANSWERED_WARNING_MS;
+        if (warn) this.unanswering.set(relay.name, now);
+        logger[warn ? 'warn' : 'debug']({ relay: relay.name, err: error }, 'Relay did not answer');
       }
     }
     return undefined;

@@ -1,48 +1,75 @@
+import { NetworkStatus } from '@lni/p2p/wire';
 import type { NetworkState, RoundInfo } from './relay-port.js';
 
 export interface ForgingRules {
   /** Smallest share of peers that must agree with the relay's last block. */
   readonly minimumQuorum: number;
-  /** A development network may forge alone: no peers is then not a reason to wait. */
+  /**
+   * A development network may forge with fewer peers than the relay's minimum reach, and alone:
+   * too few peers is then not a reason to wait (ARK's relays say so with CORE_ENV=test).
+   */
   readonly allowSingleNode: boolean;
 }
 
 export type ForgingDecision =
   { readonly forge: true } | { readonly forge: false; readonly reason: string };
 
-/** Decides whether forging the current slot is safe, naming the rule when it is not. */
+/**
+ * Decides whether forging the current slot is safe, naming the rule when it is not. The network
+ * state is ARK's: a status, and the quorum details of the relay's peers (those at or below its
+ * height on its chain count for the quorum; those above it or forked, against).
+ */
 export function decideForging(
   round: RoundInfo,
   network: NetworkState,
   rules: ForgingRules,
 ): ForgingDecision {
   if (!round.canForge) return { forge: false, reason: 'outside the forging window of the slot' };
-  if (network.nodeHeight < network.networkHeight) {
-    return {
-      forge: false,
-      reason: `relay is behind the network (height ${network.nodeHeight} of ${network.networkHeight})`,
-    };
-  }
-  if (network.peers === 0) {
-    return rules.allowSingleNode
-      ? { forge: true }
-      : {
+  const details = network.quorumDetails;
+  const peers = details.peersQuorum + details.peersNoQuorum;
+  switch (network.status) {
+    case NetworkStatus.Unknown:
+      return { forge: false, reason: 'the relay could not tell the network state' };
+    case NetworkStatus.ColdStart:
+      return { forge: false, reason: 'the relay is starting (cold start)' };
+    case NetworkStatus.BelowMinimumPeers:
+      if (!rules.allowSingleNode) {
+        return {
           forge: false,
-          reason: 'relay has no peers and this network does not allow a single node',
+          reason: `the relay's ${peers} peers are below its minimum network reach`,
         };
-  }
-  if (network.quorum < rules.minimumQuorum) {
-    return {
-      forge: false,
-      reason: `network quorum ${network.quorum.toFixed(2)} is below ${rules.minimumQuorum}`,
-    };
+      }
+      break;
+    default:
+      break;
   }
   const next = round.lastBlock.height + 1;
-  const forgedAlready = network.blocksAboveHeight.find((block) => block.height === next);
+  const forgedAlready = Object.values(details.peersOverHeightBlockHeaders).find(
+    (header) => header.height === next,
+  );
   if (forgedAlready) {
     return {
       forge: false,
       reason: `a block at height ${next} by ${forgedAlready.generatorPublicKey} is already on the network`,
+    };
+  }
+  if (network.status === NetworkStatus.Test) return { forge: true };
+  if (peers === 0) {
+    return rules.allowSingleNode
+      ? { forge: true }
+      : {
+          forge: false,
+          reason: 'the relay has no peers and this network does not allow a single node',
+        };
+  }
+  const quorum = details.peersQuorum / peers;
+  if (quorum < rules.minimumQuorum) {
+    const ahead = details.peersOverHeight;
+    return {
+      forge: false,
+      reason:
+        `network quorum ${quorum.toFixed(2)} is below ${rules.minimumQuorum}` +
+        (ahead > 0 ? ` (${ahead} of ${peers} peers are above the relay's height)` : ''),
     };
   }
   return { forge: true };

@@ -1,3 +1,5 @@
+import type { NetworkStateReply } from '@lni/p2p/wire';
+
 /**
  * What the forger asks of a relay, over the relay's internal P2P endpoints. The same code path
  * serves the in-process forger of core mode and a forger process talking to remote relays.
@@ -20,19 +22,8 @@ export interface RoundInfo {
   readonly msUntilNextSlot: number;
 }
 
-export interface NetworkState {
-  /** The relay's own height and the height most of its peers report. */
-  readonly nodeHeight: number;
-  readonly networkHeight: number;
-  /** Peers that answered, and the share of them on our last block (0..1). */
-  readonly peers: number;
-  readonly quorum: number;
-  /** Block ids peers already have above our height: someone forged this slot already. */
-  readonly blocksAboveHeight: readonly {
-    readonly height: number;
-    readonly generatorPublicKey: string;
-  }[];
-}
+/** The relay's view of the network, in ARK Core 3.x's shape (whichever relay answers). */
+export type NetworkState = NetworkStateReply;
 
 export interface RelayPort {
   /** Where the relay is, for logs. */

@@ -43,4 +43,4 @@ export const relaysOptionSchema = Joi.alternatives()
       return relays as string[];
     }),
   )
-  .default(['127.0.0.1:4000']);
+  .optional();

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PeerClient } from '../peers/peer-client.js';
-import { postBlockResponseSchema, postTransactionsResponseSchema } from '../protocol/messages.js';
+import type { PeerClient } from '../peers/peer-client.js';
 import { eventually } from '../testing/eventually.js';
 import { MemoryChain } from '../testing/memory-chain.js';
+import { connectTestClient } from '../testing/test-client.js';
 import { startTestNode, type TestNode } from '../testing/test-node.js';
 import { SeenSet } from './seen-set.js';
 
-// The ledger is ours but not written yet: MemoryChain stands in for it as `p2pChain`.
+// MemoryChain stands in for the ledger as `p2pChain`.
 const nodes: TestNode[] = [];
 const clients: PeerClient[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.disconnect()));
+  for (const client of clients.splice(0)) client.close();
   await Promise.all(nodes.splice(0).map((node) => node.stop()));
 });
 
@@ -20,15 +20,10 @@ async function node(input: Parameters<typeof startTestNode>[0] = {}): Promise<Te
   return started;
 }
 
+/** A client that names no port: like a forger, it is not dialled back nor left out. */
 async function forgerClient(target: TestNode): Promise<PeerClient> {
-  const client = new PeerClient({
-    ip: '127.0.0.1',
-    port: target.port,
-    timeoutMs: 3_000,
-    handshake: { nethash: target.chain.network.nethash, version: '3.0.0', port: 0, role: 'forger' },
-  });
+  const client = await connectTestClient(target.port);
   clients.push(client);
-  await client.connect();
   return client;
 }
 
@@ -53,10 +48,8 @@ describe('broadcast', () => {
   it('passes a block accepted by one node on to all, each receiving it once', async () => {
     const [a, b, c] = (await line()) as [TestNode, TestNode, TestNode];
     const block = a.chain.nextBlock();
-    const answer = await (
-      await forgerClient(a)
-    ).request('postBlock', { block }, postBlockResponseSchema);
-    expect(answer.status).toBe('accepted');
+    const answer = await (await forgerClient(a)).postBlock(block, 0);
+    expect(answer.verdict).toBe('accepted');
 
     await eventually(() => c.chain.height === 6, 'c applied the block');
     expect(b.chain.status().header.id).toBe(a.chain.status().header.id);
@@ -70,26 +63,19 @@ describe('broadcast', () => {
 
   it('passes transactions on to the pools of the other nodes', async () => {
     const [a, , c] = (await line()) as [TestNode, TestNode, TestNode];
-    await (
-      await forgerClient(a)
-    ).request(
-      'postTransactions',
-      { transactions: ['ff01', 'ff02'] },
-      postTransactionsResponseSchema,
-    );
+    const transactions = [Buffer.from('ff01', 'hex'), Buffer.from('ff02', 'hex')];
+    await (await forgerClient(a)).postTransactions(transactions, 0);
     await eventually(
       () => c.chain.received.some((entry) => entry.kind === 'transactions'),
       'c received the transactions',
     );
     const atC = c.chain.received.filter((entry) => entry.kind === 'transactions');
-    expect(atC.map((entry) => entry.payload)).toEqual([['ff01', 'ff02']]);
+    expect(atC.map((entry) => entry.payload)).toEqual([transactions]);
   });
 
   it('stops at the hop limit', async () => {
     const [a, b, c] = (await line({ broadcast: { maxHops: 1 } })) as [TestNode, TestNode, TestNode];
-    await (
-      await forgerClient(a)
-    ).request('postBlock', { block: a.chain.nextBlock() }, postBlockResponseSchema);
+    await (await forgerClient(a)).postBlock(a.chain.nextBlock(), 0);
     await eventually(() => b.chain.height === 6, 'b applied the block');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(c.chain.height).toBe(5);
@@ -99,12 +85,17 @@ describe('broadcast', () => {
 describe('SeenSet', () => {
   it('reports each payload new once and forgets the oldest beyond its capacity', () => {
     const seen = new SeenSet(2);
-    expect(seen.add('aa')).toBe(true);
-    expect(seen.add('aa')).toBe(false);
-    seen.add('bb');
-    seen.add('cc');
+    const [aa, bb, cc] = ['aa', 'bb', 'cc'].map((hex) => Buffer.from(hex, 'hex')) as [
+      Buffer,
+      Buffer,
+      Buffer,
+    ];
+    expect(seen.add(aa)).toBe(true);
+    expect(seen.add(aa)).toBe(false);
+    seen.add(bb);
+    seen.add(cc);
     expect(seen.size).toBe(2);
-    expect(seen.add('aa')).toBe(true);
-    expect(seen.add('cc')).toBe(false);
+    expect(seen.add(aa)).toBe(true);
+    expect(seen.add(cc)).toBe(false);
   });
 });

@@ -10,8 +10,8 @@ export class SeenSet {
   constructor(private readonly capacity: number) {}
 
   /** Records the payload; true when it was new. */
-  add(hex: string): boolean {
-    const key = createHash('sha256').update(hex, 'hex').digest('base64');
+  add(bytes: Buffer): boolean {
+    const key = createHash('sha256').update(bytes).digest('base64');
     if (this.seen.has(key)) return false;
     this.seen.add(key);
     if (this.seen.size > this.capacity) {

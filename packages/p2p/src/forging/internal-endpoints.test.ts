@@ -1,21 +1,22 @@
-import Joi from 'joi';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PeerResponseError } from '../errors.js';
-import { PeerClient } from '../peers/peer-client.js';
-import {
-  currentRoundResponseSchema,
-  networkStateResponseSchema,
-  transactionsForForgingResponseSchema,
-} from '../protocol/messages.js';
 import { MemoryChain } from '../testing/memory-chain.js';
 import { startTestNode, type TestNode } from '../testing/test-node.js';
-import type { ForgingPort, ForgingRound } from './forging-port.js';
+import { PeerConnection } from '../transport/peer-connection.js';
+import {
+  currentRoundReplySchema,
+  NetworkStatus,
+  networkStateReplySchema,
+  unconfirmedTransactionsReplySchema,
+} from '../wire/internal-messages.js';
+import { routeId, type InternalRoute } from '../wire/routes.js';
+import type { ForgingPort, ForgingRound, RoundDelegate } from './forging-port.js';
 
 // The ledger (@lni/state) registers the real p2pForging; these tests use an in-test ForgingPort.
 const nodes: TestNode[] = [];
-const clients: PeerClient[] = [];
+const connections: PeerConnection[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.disconnect()));
+  for (const connection of connections.splice(0)) connection.close();
   await Promise.all(nodes.splice(0).map((node) => node.stop()));
 });
 
@@ -25,20 +26,24 @@ async function node(input: Parameters<typeof startTestNode>[0] = {}): Promise<Te
   return started;
 }
 
-/** Connects as a forger process does: the handshake with role forger and no port. */
-async function forgerClient(target: TestNode): Promise<PeerClient> {
-  const client = new PeerClient({
-    ip: '127.0.0.1',
-    port: target.port,
-    timeoutMs: 3_000,
-    handshake: { nethash: target.chain.network.nethash, version: '3.0.0', port: 0, role: 'forger' },
-  });
-  clients.push(client);
-  await client.connect();
-  return client;
+/** Asks an internal route as ARK's forger does: JSON `{}` in, JSON out, no headers. */
+async function ask(target: TestNode, route: InternalRoute, body: object = {}): Promise<unknown> {
+  const address = `127.0.0.1:${target.port}`;
+  const connection = await PeerConnection.open(`ws://${address}`, { address, timeoutMs: 3_000 });
+  connections.push(connection);
+  const reply = await connection.request(routeId(route), Buffer.from(JSON.stringify(body)));
+  return JSON.parse(reply.toString('utf8'));
 }
 
-const forgerKey = `03${'ab'.repeat(32)}`;
+const delegate = (n: number): RoundDelegate => ({
+  publicKey: `03${String(n).padStart(2, '0').repeat(32)}`,
+  address: `D${n}`,
+  username: `genesis_${n}`,
+  balance: '1000',
+  voteBalance: '245000000000000',
+  nonce: '2',
+  rank: n,
+});
 
 function forgingOf(chain: MemoryChain, transactions: string[]): ForgingPort {
   return {
@@ -47,71 +52,76 @@ function forgingOf(chain: MemoryChain, transactions: string[]): ForgingPort {
       reward: 200_000_000n,
       slotTimestamp: 1_000,
       canForge: true,
-      currentForger: forgerKey,
-      nextForger: `02${'cd'.repeat(32)}`,
-      lastBlock: { id: chain.status().header.id, height: chain.status().height },
-      msUntilNextSlot: 6_500,
+      delegates: [delegate(1), delegate(2)],
+      currentForger: delegate(1).publicKey,
+      nextForger: delegate(2).publicKey,
+      lastBlock: chain.status().header,
     }),
     transactionsForForging: async () => transactions,
+    poolSize: () => 17,
   };
 }
 
-describe('internal endpoints for forgers', () => {
-  it('serve the current round (reward as a decimal string) and the transactions to forge', async () => {
+describe('internal routes for forgers, in ARK Core 3.x shapes', () => {
+  it('serve the current round as ARK forgers read it', async () => {
     const chain = new MemoryChain({ height: 9 });
     const relay = await node({ chain, forging: forgingOf(chain, ['ff00', 'ee11']) });
-    const client = await forgerClient(relay);
-
-    const round = await client.request('getCurrentRound', {}, currentRoundResponseSchema);
-    expect(round).toMatchObject({ round: 3, reward: '200000000', currentForger: forgerKey });
-    expect(round.lastBlock).toEqual({ id: chain.status().header.id, height: 9 });
-    const transactions = await client.request(
-      'getTransactionsForForging',
-      {},
-      transactionsForForgingResponseSchema,
+    const round = await ask(relay, 'getCurrentRound');
+    expect(currentRoundReplySchema.validate(round).error).toBeUndefined();
+    expect(round).toMatchObject({
+      current: 3,
+      reward: 200_000_000,
+      timestamp: 1_000,
+      canForge: true,
+      currentForger: { publicKey: delegate(1).publicKey, delegate: { username: 'genesis_1' } },
+      nextForger: { publicKey: delegate(2).publicKey },
+      lastBlock: { id: chain.status().header.id, height: 9 },
+    });
+    const unconfirmed = await ask(relay, 'getUnconfirmedTransactions');
+    expect(unconfirmedTransactionsReplySchema.validate(unconfirmed).error).toBeUndefined();
+    expect(unconfirmed).toEqual({
+      poolSize: 17,
+      transactions: ['ff00', 'ee11'],
+    });
+    expect(await ask(relay, 'syncBlockchain')).toBe(true);
+    expect(await ask(relay, 'emitEvent', { event: 'block.forged', body: { height: 10 } })).toBe(
+      true,
     );
-    expect(transactions).toEqual(['ff00', 'ee11']);
     // A forger is not a peer: the relay does not dial it back or list it.
     expect(relay.kernel.cradle.peerRepository.size).toBe(0);
   });
 
-  it('answer 503 naming p2pForging when the ledger registered none', async () => {
+  it('answer 499 ("not ready") while the node has no ledger to forge on', async () => {
     const relay = await node();
-    const error = await (
-      await forgerClient(relay)
-    )
-      .request('getCurrentRound', {}, Joi.any())
-      .catch((caught: unknown) => caught);
+    const error = await ask(relay, 'getCurrentRound').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PeerResponseError);
-    expect((error as PeerResponseError).statusCode).toBe(503);
-    expect((error as PeerResponseError).message).toMatch(/p2pForging/);
+    expect((error as PeerResponseError).statusCode).toBe(499);
   });
 
-  it('refuse IPs outside remoteAccess with 403', async () => {
+  it('close the socket of IPs outside remoteAccess', async () => {
     const chain = new MemoryChain({ height: 3 });
     const relay = await node({
       chain,
       forging: forgingOf(chain, []),
       options: { remoteAccess: ['192.0.2.7'] },
     });
-    const client = await forgerClient(relay);
-    for (const name of [
+    for (const route of [
       'getCurrentRound',
-      'getTransactionsForForging',
+      'getUnconfirmedTransactions',
       'getNetworkState',
     ] as const) {
-      const error = await client.request(name, {}, Joi.any()).catch((caught: unknown) => caught);
-      expect((error as PeerResponseError).statusCode, name).toBe(403);
+      const error = await ask(relay, route).catch((caught: unknown) => caught);
+      expect((error as PeerResponseError).kind, route).toBe('disconnected');
     }
   });
 
-  it('report the network state: heights, quorum of peers on our last block, blocks above ours', async () => {
+  it('report the network state as ARK does: quorum details and the blocks above ours', async () => {
     const base = new MemoryChain({ height: 10 });
     const level = await node({ chain: new MemoryChain({ base, height: 10 }) });
     const ahead = await node({ chain: new MemoryChain({ base, height: 11 }) });
     const farAhead = await node({ chain: new MemoryChain({ base, height: 13 }) });
-    const fork = new MemoryChain({ base, height: 9 });
-    fork.extend(2, 'other'); // its own blocks 10 and 11
+    const fork = new MemoryChain({ base, height: 8 });
+    fork.extend(2, 'other'); // its own blocks 9 and 10: same height as ours, another chain
     const forked = await node({ chain: fork });
     const behind = await node({ chain: new MemoryChain({ base, height: 8 }) });
     const relay = await node({
@@ -120,33 +130,33 @@ describe('internal endpoints for forgers', () => {
         ip: '127.0.0.1',
         port: peer.port,
       })),
+      options: { minimumNetworkReach: 3 },
     });
+    const state = await ask(relay, 'getNetworkState');
+    const { error, value } = networkStateReplySchema.validate(state);
+    expect(error).toBeUndefined();
+    expect(value).toMatchObject({
+      status: NetworkStatus.Default,
+      nodeHeight: 10,
+      lastBlockId: base.headers[9]!.id,
+      quorumDetails: {
+        // Level and behind are on our chain at or below our height; the fork is not.
+        peersQuorum: 2,
+        peersNoQuorum: 3,
+        peersOverHeight: 2,
+        peersForked: 1,
+      },
+    });
+    expect(Object.values(value.quorumDetails.peersOverHeightBlockHeaders)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: ahead.chain.status().header.id, height: 11 }),
+        expect.objectContaining({ id: farAhead.chain.status().header.id, height: 13 }),
+      ]),
+    );
 
-    const state = await (
-      await forgerClient(relay)
-    ).request('getNetworkState', {}, networkStateResponseSchema);
-    expect(state.nodeHeight).toBe(10);
-    expect(state.peers).toBe(5);
-    // Level, ahead and far ahead hold our block 10; the fork and the peer behind do not.
-    expect(state.quorum).toBeCloseTo(3 / 5);
-    // Two peers report 11 (ahead and forked): the height most peers report.
-    expect(state.networkHeight).toBe(11);
-    expect(state.blocksAboveHeight).toEqual([
-      {
-        id: ahead.chain.status().header.id,
-        height: 11,
-        generatorPublicKey: ahead.chain.status().header.generatorPublicKey,
-      },
-      {
-        id: forked.chain.status().header.id,
-        height: 11,
-        generatorPublicKey: forked.chain.status().header.generatorPublicKey,
-      },
-      {
-        id: farAhead.chain.status().header.id,
-        height: 13,
-        generatorPublicKey: farAhead.chain.status().header.generatorPublicKey,
-      },
-    ]);
+    const lonely = await node({ options: { minimumNetworkReach: 20 } });
+    expect(await ask(lonely, 'getNetworkState')).toMatchObject({
+      status: NetworkStatus.BelowMinimumPeers,
+    });
   });
 });

@@ -1,71 +1,78 @@
 import type { Logger } from '@lni/kernel';
-import type { BlockHeader, ChainPort } from '../chain-port.js';
-import type { PeerClient } from '../peers/peer-client.js';
+import type { ChainPort } from '../chain-port.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
-import type { StatusResponse } from '../protocol/messages.js';
-import { onOurChain } from '../sync/sync-plan.js';
-import type { NetworkState } from './forging-port.js';
+import type { PeerRepository } from '../peers/peer-repository.js';
+import {
+  NetworkStatus,
+  type NetworkStateReply,
+  type OverHeightHeader,
+} from '../wire/internal-messages.js';
 
 export interface NetworkStateReaderDeps {
   readonly chain: ChainPort;
   readonly network: PeerNetwork;
+  readonly peers: PeerRepository;
+  /** Fewer peers than this: forgers are told the network's reach is too small (ARK: 20). */
+  readonly minimumNetworkReach: number;
   readonly logger: Logger;
 }
 
+/** ARK's relay gives every peer this long to answer when a forger asks for the network state. */
+const FAST_STATUS_MS = 1_500;
+
 /**
- * Asks every connected peer for its status and judges the network as ARK 3.0 does: a peer counts
- * for the quorum when it is at or above our height and has our last block at our height.
+ * The network as a forger judges it, in ARK Core 3.x's shape and by its rules: every peer is
+ * asked for its status at once; peers at or below our height on our chain count for the quorum,
+ * peers above us or forked against it, and the headers of the blocks above ours are listed so a
+ * forger sees that its slot was taken. Unlike ARK, the details are filled in also when the
+ * reach is below the minimum, so a development network's forger can still judge its few peers.
  */
 export class NetworkStateReader {
   constructor(private readonly deps: NetworkStateReaderDeps) {}
 
-  async read(): Promise<NetworkState> {
-    const { chain, network } = this.deps;
-    const ours = chain.status();
-    const answers = await Promise.all(
-      network.connected().map((client) => this.judge(client, ours.header)),
+  async read(): Promise<NetworkStateReply> {
+    const { chain, network, peers } = this.deps;
+    await Promise.all(
+      network.connected().map((client) =>
+        network.status(client, FAST_STATUS_MS).catch((error: unknown) => {
+          network.reportFailure(client, error);
+        }),
+      ),
     );
-    const statuses = answers.filter((answer) => answer !== undefined);
-    const agreeing = statuses.filter((answer) => answer.agrees).length;
-    const above = new Map<string, NetworkState['blocksAboveHeight'][number]>();
-    for (const { status } of statuses) {
-      if (status.height > ours.height) {
-        const { id, height, generatorPublicKey } = status.header;
-        above.set(id, { id, height, generatorPublicKey });
+    const ours = chain.status();
+    const records = peers.records();
+    const headers: Record<string, OverHeightHeader> = {};
+    const details = {
+      peersQuorum: 0,
+      peersNoQuorum: 0,
+      peersOverHeight: 0,
+      peersForked: 0,
+      peersDifferentSlot: 0,
+      peersForgingNotAllowed: 0,
+    };
+    for (const peer of records) {
+      if (peer.height > ours.height) {
+        details.peersNoQuorum += 1;
+        details.peersOverHeight += 1;
+        const { id, height, generatorPublicKey } = peer.header;
+        headers[id] = { id, height, generatorPublicKey };
+      } else if (peer.forked) {
+        details.peersNoQuorum += 1;
+        details.peersForked += 1;
+      } else {
+        details.peersQuorum += 1;
       }
+      if (peer.currentSlot !== ours.currentSlot) details.peersDifferentSlot += 1;
+      if (!peer.forgingAllowed) details.peersForgingNotAllowed += 1;
     }
     return {
+      status:
+        records.length < this.deps.minimumNetworkReach
+          ? NetworkStatus.BelowMinimumPeers
+          : NetworkStatus.Default,
       nodeHeight: ours.height,
-      networkHeight: mostReported(statuses.map(({ status }) => status.height)) ?? ours.height,
-      peers: statuses.length,
-      quorum: statuses.length === 0 ? 0 : agreeing / statuses.length,
-      blocksAboveHeight: [...above.values()].sort((a, b) => a.height - b.height),
+      lastBlockId: ours.header.id,
+      quorumDetails: { ...details, peersOverHeightBlockHeaders: headers },
     };
   }
-
-  private async judge(
-    client: PeerClient,
-    ours: BlockHeader,
-  ): Promise<{ status: StatusResponse; agrees: boolean } | undefined> {
-    try {
-      const status = await this.deps.network.status(client);
-      return { status, agrees: await onOurChain(client, status, ours) };
-    } catch (error) {
-      this.deps.network.reportFailure(client, error);
-      return undefined;
-    }
-  }
-}
-
-/** The value reported most often; on a tie the higher one. */
-function mostReported(heights: readonly number[]): number | undefined {
-  const counts = new Map<number, number>();
-  for (const height of heights) counts.set(height, (counts.get(height) ?? 0) + 1);
-  let best: { height: number; count: number } | undefined;
-  for (const [height, count] of counts) {
-    if (!best || count > best.count || (count === best.count && height > best.height)) {
-      best = { height, count };
-    }
-  }
-  return best?.height;
 }

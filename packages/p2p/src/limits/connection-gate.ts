@@ -19,15 +19,18 @@ export interface ConnectionGateDependencies {
 
 export type Refusal = 'banned' | 'perIp' | 'rate';
 
+/** Above this many IPs with recent connections, expired ones are swept (IPv6 makes IPs cheap). */
+const SWEEP_AT = 10_000;
+
 /**
  * The spec's connection limits, enforced on TCP sockets before HTTP or websocket code sees
  * them, like the firewall script does: simultaneous connections per IP, new connections per
- * interval from everyone together, and no connection at all from a banned IP.
+ * interval per IP (the script's `recent` rule), and no connection at all from a banned IP.
  */
 export class ConnectionGate {
   private readonly open = new Map<string, number>();
-  /** Accept times of recent connections, oldest first: a sliding window. */
-  private readonly accepted: number[] = [];
+  /** Accept times of each IP's recent connections, oldest first: a sliding window per IP. */
+  private readonly accepted = new Map<string, number[]>();
   private readonly exempt: IpMatcher;
   private readonly now: () => number;
   private readonly refusals: Record<Refusal, number> = { banned: 0, perIp: 0, rate: 0 };
@@ -76,11 +79,18 @@ export class ConnectionGate {
     if ((this.open.get(ip) ?? 0) >= maxPerIp) return 'perIp';
     const now = this.now();
     const windowStart = now - intervalSeconds * 1000;
-    while (this.accepted.length > 0 && (this.accepted[0] as number) <= windowStart) {
-      this.accepted.shift();
-    }
-    if (this.accepted.length >= newPerInterval) return 'rate';
-    this.accepted.push(now);
+    if (this.accepted.size >= SWEEP_AT) this.sweep(windowStart);
+    const times = this.accepted.get(ip) ?? [];
+    while (times.length > 0 && (times[0] as number) <= windowStart) times.shift();
+    if (times.length >= newPerInterval) return 'rate';
+    times.push(now);
+    this.accepted.set(ip, times);
     return undefined;
+  }
+
+  private sweep(windowStart: number): void {
+    for (const [ip, times] of this.accepted) {
+      if ((times.at(-1) ?? 0) <= windowStart) this.accepted.delete(ip);
+    }
   }
 }

@@ -14,9 +14,13 @@ afterEach(async () => {
 type Fate = 'open' | 'refused';
 
 /** Opens a socket and reports whether the server kept it for `watchMs` or cut it. */
-function open(port: number, watchMs = 150): Promise<{ socket: Socket; fate: Fate }> {
+function open(
+  port: number,
+  watchMs = 150,
+  localAddress = '127.0.0.1',
+): Promise<{ socket: Socket; fate: Fate }> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host: '127.0.0.1', port, localAddress });
     sockets.push(socket);
     socket.on('error', () => undefined); // a reset shows up as ECONNRESET; 'close' decides
     const timer = setTimeout(() => resolve({ socket, fate: 'open' }), watchMs);
@@ -27,8 +31,8 @@ function open(port: number, watchMs = 150): Promise<{ socket: Socket; fate: Fate
   });
 }
 
-async function openMany(port: number, count: number): Promise<Fate[]> {
-  for (let i = 0; i < count; i++) await open(port, 0);
+async function openMany(port: number, count: number, from = '127.0.0.1'): Promise<Fate[]> {
+  for (let i = 0; i < count; i++) await open(port, 0, from);
   await new Promise((resolve) => setTimeout(resolve, 150));
   return sockets.slice(-count).map((socket) => (socket.destroyed ? 'refused' : 'open'));
 }
@@ -44,7 +48,10 @@ function closed(socket: Socket): Promise<void> {
 describe('connection limits', () => {
   it('refuses the 11th simultaneous connection from one IP and accepts again once one closes', async () => {
     node = await startTestNode({
-      options: { connections: { maxPerIp: 10, newPerInterval: 100, intervalSeconds: 30 } },
+      // Loopback is exempt by default (the firewall script exempts it too): not here.
+      options: {
+        connections: { maxPerIp: 10, newPerInterval: 100, intervalSeconds: 30, exempt: [] },
+      },
     });
     const fates = await openMany(node.port, 10);
     expect(fates).toEqual(Array(10).fill('open'));
@@ -58,9 +65,11 @@ describe('connection limits', () => {
     expect((await open(node.port)).fate).toBe('open');
   });
 
-  it('refuses new connections beyond the global rate, even after earlier ones closed', async () => {
+  it('refuses new connections from one IP beyond its rate, even after earlier ones closed', async () => {
     node = await startTestNode({
-      options: { connections: { maxPerIp: 10, newPerInterval: 4, intervalSeconds: 1 } },
+      options: {
+        connections: { maxPerIp: 10, newPerInterval: 4, intervalSeconds: 1, exempt: [] },
+      },
     });
     const first = await openMany(node.port, 4);
     expect(first).toEqual(['open', 'open', 'open', 'open']);
@@ -71,6 +80,19 @@ describe('connection limits', () => {
 
     await new Promise((resolve) => setTimeout(resolve, 1_050));
     expect((await open(node.port)).fate).toBe('open');
+  });
+
+  it("counts the new-connection budget per source IP: one IP's burst locks out no other", async () => {
+    node = await startTestNode({
+      options: {
+        connections: { maxPerIp: 10, newPerInterval: 4, intervalSeconds: 30, exempt: [] },
+      },
+    });
+    expect(await openMany(node.port, 4, '127.0.0.2')).toEqual(Array(4).fill('open'));
+    expect((await open(node.port, 150, '127.0.0.2')).fate).toBe('refused');
+    // Another address still gets its own four.
+    expect(await openMany(node.port, 4, '127.0.0.3')).toEqual(Array(4).fill('open'));
+    expect(node.kernel.cradle.p2pServer.gate.refused().rate).toBe(1);
   });
 
   it('leaves IPs in the exempt list unlimited', async () => {

@@ -1,11 +1,11 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimit } from '../config.js';
-import type { MessageName } from '../protocol/message-names.js';
+import type { RouteName } from '../wire/routes.js';
+import type { RateLimit } from './ark-rate-limits.js';
 import { IpMatcher } from './ip-matcher.js';
 
 export interface MessageLimits {
   readonly global: RateLimit;
-  readonly messages: Readonly<Record<MessageName, RateLimit>>;
+  readonly messages: Readonly<Partial<Record<RouteName, RateLimit>>>;
   /** IPs or CIDR ranges never limited: the node's own forgers. */
   readonly exempt: readonly string[];
 }
@@ -16,34 +16,35 @@ export interface RateLimitExceeded {
   readonly retryAfterMs: number;
 }
 
-/** Per-IP message rate limits: one for all messages together and one per message type. */
+/** Per-IP message rate limits: one for all messages together and one per route. */
 export class MessageLimiter {
   private readonly global: RateLimiterMemory;
-  private readonly perMessage = new Map<MessageName, RateLimiterMemory>();
+  private readonly perRoute = new Map<RouteName, RateLimiterMemory>();
   private readonly exempt: IpMatcher;
 
   constructor(private readonly limits: MessageLimits) {
     this.exempt = new IpMatcher(limits.exempt);
     this.global = limiterFor(limits.global);
-    for (const [name, limit] of Object.entries(limits.messages) as [MessageName, RateLimit][]) {
-      this.perMessage.set(name, limiterFor(limit));
+    for (const [name, limit] of Object.entries(limits.messages) as [RouteName, RateLimit][]) {
+      this.perRoute.set(name, limiterFor(limit));
     }
   }
 
   /** Counts one message; resolves undefined when allowed, or with the limit it broke. */
-  async consume(ip: string, message: MessageName): Promise<RateLimitExceeded | undefined> {
+  async consume(ip: string, route: RouteName): Promise<RateLimitExceeded | undefined> {
     if (this.exempt.matches(ip)) return undefined;
-    const specific = this.perMessage.get(message);
     const checks: [RateLimiterMemory, string][] = [
       [this.global, `${describe(this.limits.global)} messages`],
     ];
-    if (specific) checks.push([specific, `${describe(this.limits.messages[message])} ${message}`]);
-    for (const [limiter, limit] of checks) {
+    const specific = this.perRoute.get(route);
+    const limit = this.limits.messages[route];
+    if (specific && limit) checks.push([specific, `${describe(limit)} ${route}`]);
+    for (const [limiter, description] of checks) {
       try {
         await limiter.consume(ip);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        return { limit, retryAfterMs: rejection.msBeforeNext };
+        return { limit: description, retryAfterMs: rejection.msBeforeNext };
       }
     }
     return undefined;

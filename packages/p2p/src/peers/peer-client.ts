@@ -1,30 +1,52 @@
-import Nes from '@hapi/nes';
-import type Joi from 'joi';
-import { HandshakeError, MalformedAnswerError, PeerResponseError } from '../errors.js';
-import { toHeaderRecord, type HandshakeHeaders } from '../protocol/handshake.js';
-import { routeId, type MessageName } from '../protocol/message-names.js';
+import { MalformedAnswerError } from '../errors.js';
+import type { OutgoingThrottle } from '../limits/outgoing-throttle.js';
+import type { PeerConnection } from '../transport/peer-connection.js';
+import {
+  getBlocksCodec,
+  getCommonBlocksCodec,
+  getPeersCodec,
+  getStatusCodec,
+  postBlockCodec,
+  postTransactionsCodec,
+  type RouteCodec,
+} from '../wire/codecs.js';
+import type {
+  CommonBlocksReply,
+  PeerAddressEntry,
+  PostBlockReply,
+  PostTransactionsReply,
+  RequestHeaders,
+  StatusReply,
+  WireBlock,
+} from '../wire/messages.js';
+import { MAX_REPLY_BYTES, routeId, type PublicRoute } from '../wire/routes.js';
+import { WireError } from '../wire/wire-error.js';
 
 export interface PeerClientOptions {
   readonly ip: string;
   readonly port: number;
-  /** What we say about ourselves when the connection opens. */
-  readonly handshake: HandshakeHeaders;
-  readonly timeoutMs: number;
-  /** Called once when the connection closes for any reason after it was established. */
-  readonly onClose?: () => void;
+  readonly connection: PeerConnection;
+  /** What every request says about us (our version, our P2P port). */
+  readonly headers: RequestHeaders;
+  readonly throttle: OutgoingThrottle;
 }
 
-/** An outgoing nes connection to one peer; every answer is checked against its schema. */
-export class PeerClient {
-  private readonly client: Nes.Client;
-  private closed = false;
+/** ARK's client timeouts: status, peers and common blocks 5 s, posts 10 s, blocks 30 s. */
+const TIMEOUT_MS: Readonly<Record<PublicRoute, number>> = {
+  getStatus: 5_000,
+  getPeers: 5_000,
+  getCommonBlocks: 5_000,
+  getBlocks: 30_000,
+  postBlock: 10_000,
+  postTransactions: 10_000,
+};
 
-  constructor(private readonly options: PeerClientOptions) {
-    const host = options.ip.includes(':') ? `[${options.ip}]` : options.ip;
-    this.client = new Nes.Client(`ws://${host}:${options.port}`, { timeout: options.timeoutMs });
-    this.client.onError = () => undefined; // errors of requests reach their callers; the rest end in onDisconnect
-    this.client.onDisconnect = () => this.markClosed();
-  }
+/**
+ * The public routes of one peer over an open connection: requests throttled under ARK's
+ * limits, replies decoded and checked. A reply that breaks the format is a MalformedAnswerError.
+ */
+export class PeerClient {
+  constructor(private readonly options: PeerClientOptions) {}
 
   get ip(): string {
     return this.options.ip;
@@ -35,82 +57,76 @@ export class PeerClient {
   }
 
   get address(): string {
-    return `${this.options.ip}:${this.options.port}`;
-  }
-
-  /** Opens the connection; a peer refusing our network or version rejects with HandshakeError. */
-  async connect(): Promise<void> {
-    try {
-      await this.client.connect({
-        auth: { headers: toHeaderRecord(this.options.handshake) },
-        reconnect: false,
-        timeout: this.options.timeoutMs,
-      });
-    } catch (error) {
-      this.closed = true;
-      const nesError = error as NesFailure;
-      if (nesError.statusCode === 401 || nesError.statusCode === 403) {
-        throw new HandshakeError(
-          `peer ${this.address} refused the handshake: ${nesError.message}`,
-          {
-            cause: error,
-          },
-        );
-      }
-      throw new PeerResponseError(
-        this.address,
-        `cannot connect to ${this.address}: ${nesError.message}`,
-        undefined,
-        {
-          cause: error,
-        },
-      );
-    }
-  }
-
-  /** Sends a message and returns the answer once `schema` accepts it. */
-  async request<T>(name: MessageName, payload: object, schema: Joi.Schema<T>): Promise<T> {
-    let answer: unknown;
-    try {
-      const response = await this.client.request({ path: routeId(name), method: 'POST', payload });
-      answer = response.payload;
-    } catch (error) {
-      const nesError = error as NesFailure;
-      throw new PeerResponseError(
-        this.address,
-        `${name} to ${this.address} failed: ${nesError.message}`,
-        nesError.statusCode,
-        { cause: error },
-      );
-    }
-    const { error, value } = schema.validate(answer, { convert: false });
-    if (error) {
-      throw new MalformedAnswerError(
-        this.address,
-        `${name} from ${this.address}: malformed answer: ${error.message}`,
-      );
-    }
-    return value;
+    return this.options.connection.address;
   }
 
   get isOpen(): boolean {
-    return !this.closed;
+    return this.options.connection.isOpen;
   }
 
-  async disconnect(): Promise<void> {
-    this.closed = true;
-    await this.client.disconnect();
+  status(timeoutMs?: number): Promise<StatusReply> {
+    return this.call('getStatus', getStatusCodec, { headers: this.options.headers }, timeoutMs);
   }
 
-  private markClosed(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.options.onClose?.();
+  peers(): Promise<readonly PeerAddressEntry[]> {
+    return this.call('getPeers', getPeersCodec, { headers: this.options.headers });
   }
-}
 
-/** The fields of a nes client error this class reads. */
-interface NesFailure {
-  readonly message?: string;
-  readonly statusCode?: number;
+  commonBlocks(ids: readonly string[], timeoutMs?: number): Promise<CommonBlocksReply> {
+    return this.call(
+      'getCommonBlocks',
+      getCommonBlocksCodec,
+      { ids, headers: this.options.headers },
+      timeoutMs,
+    );
+  }
+
+  /** Blocks from `fromHeight` up (ARK asks for those above `lastBlockHeight`). */
+  blocks(fromHeight: number, limit: number, headersOnly = false): Promise<readonly WireBlock[]> {
+    return this.call('getBlocks', getBlocksCodec, {
+      lastBlockHeight: fromHeight - 1,
+      blockLimit: limit,
+      headersOnly,
+      headers: this.options.headers,
+    });
+  }
+
+  postBlock(block: Buffer, hops: number): Promise<PostBlockReply> {
+    return this.call('postBlock', postBlockCodec, { block, hops, headers: this.options.headers });
+  }
+
+  postTransactions(transactions: readonly Buffer[], hops: number): Promise<PostTransactionsReply> {
+    return this.call('postTransactions', postTransactionsCodec, {
+      transactions,
+      hops,
+      headers: this.options.headers,
+    });
+  }
+
+  close(reason?: string): void {
+    this.options.connection.close(reason);
+  }
+
+  private async call<Request, Reply>(
+    route: PublicRoute,
+    codec: RouteCodec<Request, Reply>,
+    request: Request,
+    timeoutMs = TIMEOUT_MS[route],
+  ): Promise<Reply> {
+    await this.options.throttle.take(this.address, route);
+    const payload = await this.options.connection.request(
+      routeId(route),
+      codec.encodeRequest(request),
+      { timeoutMs, maxReplyBytes: MAX_REPLY_BYTES[route] },
+    );
+    try {
+      return codec.decodeReply(payload);
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
+      throw new MalformedAnswerError(
+        this.address,
+        `${route} from ${this.address}: ${error.message}`,
+      );
+    }
+  }
 }

@@ -1,49 +1,37 @@
 import type { Logger } from '@lni/kernel';
 import { IpMatcher, LOCAL_RANGES, normaliseIp } from '../limits/ip-matcher.js';
-import { peersResponseSchema, type PeerListEntry } from '../protocol/messages.js';
+import type { PeerAddressEntry } from '../wire/messages.js';
 import { peerKey } from './peer.js';
 import type { PeerNetwork } from './peer-network.js';
 import type { PeerRepository } from './peer-repository.js';
-import type { SeedPeer } from './seed-list.js';
 
 export interface PeerDiscoveryDependencies {
   readonly network: PeerNetwork;
   readonly peers: PeerRepository;
   readonly logger: Logger;
-  /** Dial local and private addresses that other peers list (true only for test networks). */
   readonly acceptLocalPeers: boolean;
 }
 
-/** Finds peers: the seeds first, then the peers our peers know, up to the cap. */
+/** ARK asks 8 random peers for their peers each round and takes up to 50 from each. */
+const PEERS_ASKED = 8;
+const TAKEN_PER_PEER = 50;
+
+/** Finds peers through the peers our peers know, up to the cap, and refreshes known ones. */
 export class PeerDiscovery {
   private readonly local = new IpMatcher(LOCAL_RANGES);
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: PeerDiscoveryDependencies) {}
 
-  /** Connects to every seed; failures are logged, not thrown, since seeds come and go. */
-  async seed(seeds: readonly SeedPeer[]): Promise<number> {
-    const outcomes = await Promise.allSettled(
-      seeds.map((seed) => this.deps.network.connect(seed.ip, seed.port)),
-    );
-    outcomes.forEach((outcome, index) => {
-      if (outcome.status === 'rejected') {
-        this.deps.logger.warn({ seed: seeds[index], err: outcome.reason }, 'Seed unreachable');
-      }
-    });
-    return outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value === 'added')
-      .length;
-  }
-
-  /** Asks every connected peer for its peers and dials new ones until the cap; returns how many joined. */
+  /** Asks some connected peers for their peers and dials new ones; returns how many joined. */
   async discover(): Promise<number> {
     const { network, peers, logger } = this.deps;
-    const candidates = new Map<string, PeerListEntry>();
+    const asked = shuffle(network.connected()).slice(0, PEERS_ASKED);
+    const candidates = new Map<string, PeerAddressEntry>();
     await Promise.all(
-      network.connected().map(async (client) => {
+      asked.map(async (client) => {
         try {
-          const list = await client.request('getPeers', {}, peersResponseSchema);
-          for (const entry of list) {
+          for (const entry of shuffle([...(await client.peers())]).slice(0, TAKEN_PER_PEER)) {
             candidates.set(peerKey(normaliseIp(entry.ip), entry.port), entry);
           }
         } catch (error) {
@@ -52,9 +40,10 @@ export class PeerDiscovery {
       }),
     );
     let added = 0;
-    for (const { ip, port } of candidates.values()) {
+    for (const { ip: address, port } of candidates.values()) {
+      const ip = normaliseIp(address);
       if (peers.isFull) break;
-      if (peers.has(normaliseIp(ip), port) || network.isSelf(ip, port)) continue;
+      if (port === 0 || peers.has(ip, port) || network.isSelf(ip, port)) continue;
       // A stranger listing 127.0.0.1 or 10.x would make us dial into our own network.
       if (!this.deps.acceptLocalPeers && this.local.matches(ip)) continue;
       try {
@@ -90,4 +79,12 @@ export class PeerDiscovery {
       this.deps.logger.error({ err: error }, 'Peer discovery round failed');
     }
   }
+}
+
+function shuffle<T>(items: T[]): T[] {
+  for (let index = items.length - 1; index > 0; index--) {
+    const other = Math.floor(Math.random() * (index + 1));
+    [items[index], items[other]] = [items[other] as T, items[index] as T];
+  }
+  return items;
 }

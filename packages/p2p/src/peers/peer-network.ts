@@ -1,41 +1,54 @@
 import type { Logger } from '@lni/kernel';
 import type { ChainPort } from '../chain-port.js';
-import { HandshakeError, MalformedAnswerError } from '../errors.js';
+import { MalformedAnswerError, PeerResponseError } from '../errors.js';
 import { normaliseIp } from '../limits/ip-matcher.js';
-import { checkVersion } from '../protocol/handshake.js';
-import { statusResponseSchema, type StatusResponse } from '../protocol/messages.js';
+import type { OutgoingThrottle } from '../limits/outgoing-throttle.js';
+import { PeerConnection } from '../transport/peer-connection.js';
+import type { StatusReply } from '../wire/messages.js';
 import { PeerClient } from './peer-client.js';
 import { peerKey, type PeerObservation } from './peer.js';
 import type { PeerRepository } from './peer-repository.js';
+import type { PeerVerifier } from './peer-verifier.js';
 
 export interface PeerNetworkDependencies {
   readonly chain: ChainPort;
   readonly peers: PeerRepository;
+  readonly verifier: PeerVerifier;
+  readonly throttle: OutgoingThrottle;
   readonly logger: Logger;
+  /** The version we announce in every request's headers. */
   readonly version: string;
   readonly host: string;
   /** The port this node listens on, known only once the server started. */
   readonly listeningPort: () => number;
-  readonly requestTimeoutMs: number;
+  readonly connectTimeoutMs: number;
+  /** How long the verification of a new peer may take (ARK: 60 s). */
+  readonly verifyTimeoutMs: number;
+  /** Requests in a row that fail before a peer is dropped (ARK's maxPeerSequentialErrors). */
+  readonly maxSequentialErrors: number;
+  /** A connection to a peer was lost; the caller may dial it again. */
+  readonly onLost?: (ip: string, port: number) => void;
 }
 
 export type ConnectOutcome = 'added' | 'updated' | 'self' | 'banned' | 'full' | 'untrusted';
 
 /**
- * The node's outgoing connections: dials peers and checks their status (network, version, the
- * ledger's verification hook) before trusting them; a connection that closes drops its peer.
+ * The node's outgoing connections: dials a peer, verifies it as ARK does before trusting it,
+ * and keeps one connection per peer for discovery, sync and broadcast. A connection that closes
+ * drops its peer; so do too many failed requests in a row.
  */
 export class PeerNetwork {
   private readonly clients = new Map<string, PeerClient>();
   private readonly dialling = new Map<string, Promise<ConnectOutcome>>();
+  private readonly errors = new Map<string, number>();
+
   constructor(private readonly deps: PeerNetworkDependencies) {}
 
-  /** Open connections to trusted peers, for discovery, sync and broadcast. */
+  /** Open connections to trusted peers. */
   connected(): PeerClient[] {
-    return [...this.clients.values()];
+    return [...this.clients.values()].filter((client) => client.isOpen);
   }
 
-  /** The open connection to a peer, for the messages of sync and broadcast. */
   client(ip: string, port: number): PeerClient | undefined {
     return this.clients.get(peerKey(normaliseIp(ip), port));
   }
@@ -55,128 +68,181 @@ export class PeerNetwork {
     return attempt;
   }
 
-  /** Refreshes height and latency of every connected peer; a peer that fails is dropped. */
+  isDialling(ip: string, port: number): boolean {
+    return this.dialling.has(peerKey(normaliseIp(ip), port));
+  }
+
+  /** Asks every connected peer for its status; a peer no longer verified is dropped. */
   async refresh(): Promise<void> {
     await Promise.all(
-      [...this.clients.values()].map(async (client) => {
-        const { ip, port } = client;
+      this.connected().map(async (client) => {
         try {
-          if ((await this.admit(client, ip, port)) !== 'untrusted') return;
+          await this.status(client);
         } catch (error) {
           this.reportFailure(client, error);
         }
-        this.clients.delete(client.address);
-        this.deps.peers.remove(ip, port, 'status check failed');
-        await client.disconnect();
       }),
     );
+  }
+
+  /** A peer's status, checked and kept (height, latency, forked) for the API and sync. */
+  async status(client: PeerClient, timeoutMs?: number): Promise<StatusReply> {
+    const started = performance.now();
+    const status = await client.status(timeoutMs);
+    const latency = Math.round(performance.now() - started);
+    const refusal = this.deps.verifier.refuseConfig(status);
+    if (refusal) {
+      this.drop(client, refusal, true);
+      throw new PeerResponseError(client.address, `${client.address}: ${refusal}`, {
+        kind: 'status',
+      });
+    }
+    this.deps.peers.refresh(
+      client.ip,
+      client.port,
+      await this.observe(status, latency, await this.forkedAt(status)),
+    );
+    this.errors.delete(peerKey(client.ip, client.port));
+    return status;
   }
 
   async disconnectAll(): Promise<void> {
     const clients = [...this.clients.values()];
     this.clients.clear();
-    await Promise.allSettled(clients.map((client) => client.disconnect()));
+    for (const client of clients) client.close('the node is stopping');
   }
 
   /** Drops our connections to a banned IP. */
-  async disconnectIp(ip: string): Promise<void> {
-    const matching = [...this.clients.values()].filter((client) => client.ip === ip);
-    for (const client of matching) this.clients.delete(client.address);
-    await Promise.allSettled(matching.map((client) => client.disconnect()));
+  disconnectIp(ip: string): void {
+    for (const client of [...this.clients.values()]) {
+      if (client.ip === ip) this.drop(client, 'banned', false);
+    }
   }
 
   isSelf(ipAddress: string, port: number): boolean {
     const ip = normaliseIp(ipAddress);
     if (port !== this.deps.listeningPort()) return false;
-    return ip === this.deps.host || ip === '::1' || ip.startsWith('127.');
+    return ip === this.deps.host || ip === '::1' || ip.startsWith('127.') || ip === '0.0.0.0';
   }
 
-  private async dial(ip: string, port: number): Promise<ConnectOutcome> {
-    if (this.isSelf(ip, port)) return 'self';
-    if (this.deps.peers.isBanned(ip)) return 'banned';
-    const existing = this.clients.get(peerKey(ip, port));
-    if (existing?.isOpen) return this.admit(existing, ip, port);
-    if (this.deps.peers.isFull) return 'full';
-
-    const client: PeerClient = new PeerClient({
-      ip,
-      port,
-      timeoutMs: this.deps.requestTimeoutMs,
-      handshake: {
-        nethash: this.deps.chain.network.nethash,
-        version: this.deps.version,
-        port: this.deps.listeningPort(),
-      },
-      onClose: () => {
-        if (this.clients.get(peerKey(ip, port)) !== client) return;
-        this.clients.delete(peerKey(ip, port));
-        this.deps.peers.remove(ip, port, 'disconnected');
-      },
-    });
-    await client.connect();
-    try {
-      const outcome = await this.admit(client, ip, port);
-      if (outcome === 'added' || outcome === 'updated') {
-        this.clients.set(peerKey(ip, port), client);
-      } else {
-        await client.disconnect();
-      }
-      return outcome;
-    } catch (error) {
-      await client.disconnect();
-      this.reportFailure(client, error);
-      throw error;
-    }
-  }
-
-  /** Asks for the peer's status and records it when the peer is on our network and chain. */
-  private async admit(client: PeerClient, ip: string, port: number): Promise<ConnectOutcome> {
-    const { status, observation } = await this.timedStatus(client);
-    if (status.network.nethash !== this.deps.chain.network.nethash) {
-      throw new HandshakeError(
-        `peer ${client.address} is on another network (${status.network.name})`,
-      );
-    }
-    const incompatible = checkVersion(status.version, this.deps.version);
-    if (incompatible) throw new HandshakeError(`peer ${client.address}: ${incompatible}`);
-    const verdict = await this.deps.chain.verifyPeer?.(
-      { ip, port },
-      { height: status.height, header: status.header },
-    );
-    if (verdict && !verdict.trusted) {
-      this.deps.logger.info({ ip, port, reason: verdict.reason }, 'Peer not trusted');
-      this.deps.peers.remove(ip, port, `not trusted: ${verdict.reason}`);
-      return 'untrusted';
-    }
-    return this.deps.peers.upsert(ip, port, observation);
-  }
-
-  /** Asks a connected peer for its status and keeps what it says (height, latency) for the API. */
-  async status(client: PeerClient): Promise<StatusResponse> {
-    const { status, observation } = await this.timedStatus(client);
-    this.deps.peers.refresh(client.ip, client.port, observation);
-    return status;
-  }
-
-  /** A peer's status, and what the repository keeps of it (with the round trip's latency). */
-  private async timedStatus(
-    client: PeerClient,
-  ): Promise<{ status: StatusResponse; observation: PeerObservation }> {
-    const started = performance.now();
-    const status = await client.request('getStatus', {}, statusResponseSchema);
-    const latency = Math.round(performance.now() - started);
-    return {
-      status,
-      observation: { version: status.version, height: status.height, latency, ports: status.ports },
-    };
-  }
-
-  /** Logs a failed request; a peer answering with garbage is penalised like one sending garbage. */
+  /**
+   * Counts a failed request: a peer answering garbage is penalised; a peer failing
+   * `maxSequentialErrors` requests in a row (timeouts, dropped sockets) is disconnected.
+   */
   reportFailure(client: PeerClient, error: unknown): void {
     const { ip, port } = client;
     if (error instanceof MalformedAnswerError) {
       this.deps.peers.penalise(ip, 'malformedMessage', error.message);
     }
     this.deps.logger.debug({ ip, port, err: error }, 'Peer request failed');
+    const key = peerKey(ip, port);
+    const count = (this.errors.get(key) ?? 0) + 1;
+    this.errors.set(key, count);
+    if (count >= this.deps.maxSequentialErrors || !client.isOpen) {
+      this.drop(client, `${count} failed requests in a row`, false);
+    }
+  }
+
+  private async dial(ip: string, port: number): Promise<ConnectOutcome> {
+    if (this.isSelf(ip, port)) return 'self';
+    if (this.deps.peers.isBanned(ip)) return 'banned';
+    const key = peerKey(ip, port);
+    const existing = this.clients.get(key);
+    if (existing?.isOpen) return this.admit(existing);
+    if (this.deps.peers.isFull) return 'full';
+    const connection = await PeerConnection.open(`ws://${key}`, {
+      address: key,
+      timeoutMs: this.deps.connectTimeoutMs,
+      onClose: (reason) => this.lost(ip, port, reason),
+    });
+    const client = new PeerClient({
+      ip,
+      port,
+      connection,
+      throttle: this.deps.throttle,
+      headers: { version: this.deps.version, port: this.deps.listeningPort() },
+    });
+    try {
+      const outcome = await this.admit(client);
+      if (outcome === 'added' || outcome === 'updated') this.clients.set(key, client);
+      else client.close(`not a peer: ${outcome}`);
+      return outcome;
+    } catch (error) {
+      client.close('verification failed');
+      this.reportFailure(client, error);
+      throw error;
+    }
+  }
+
+  /** Verifies the peer (network, version, chain) and records it when it is one of ours. */
+  private async admit(client: PeerClient): Promise<ConnectOutcome> {
+    const { ip, port } = client;
+    const started = performance.now();
+    const status = await client.status();
+    const latency = Math.round(performance.now() - started);
+    const verification = await this.deps.verifier.verify(
+      client,
+      status,
+      Date.now() + this.deps.verifyTimeoutMs,
+    );
+    if (!verification.verified) {
+      this.deps.logger.info({ ip, port, reason: verification.reason }, 'Peer not verified');
+      this.deps.peers.forget(ip, port, `not verified: ${verification.reason}`);
+      return 'untrusted';
+    }
+    return this.deps.peers.upsert(
+      ip,
+      port,
+      await this.observe(status, latency, verification.forked),
+    );
+  }
+
+  /** Whether a peer at or below our height holds another block than ours at its height. */
+  private async forkedAt(status: StatusReply): Promise<boolean> {
+    const { header } = status.state;
+    if (header.height > this.deps.chain.status().height) return false;
+    const [ours] = await this.deps.chain.blockIds([header.height]);
+    return ours !== undefined && ours.id !== header.id;
+  }
+
+  private async observe(
+    status: StatusReply,
+    latency: number,
+    forked: boolean,
+  ): Promise<PeerObservation> {
+    const ports: Record<string, number> = {};
+    for (const [name, plugin] of Object.entries(status.config.plugins)) {
+      if (plugin.enabled) ports[name] = plugin.port;
+    }
+    return {
+      version: status.config.version,
+      height: status.state.height,
+      latency,
+      ports,
+      header: status.state.header,
+      forgingAllowed: status.state.forgingAllowed,
+      currentSlot: status.state.currentSlot,
+      forked,
+    };
+  }
+
+  private drop(client: PeerClient, reason: string, forget: boolean): void {
+    const { ip, port } = client;
+    if (this.clients.get(peerKey(ip, port)) === client) this.clients.delete(peerKey(ip, port));
+    if (forget) this.deps.peers.forget(ip, port, reason);
+    else this.deps.peers.remove(ip, port, reason);
+    client.close(reason);
+  }
+
+  /** A connection closed: if it was the peer's current one, the peer is lost. */
+  private lost(ip: string, port: number, reason: string): void {
+    const key = peerKey(ip, port);
+    const client = this.clients.get(key);
+    if (!client || client.isOpen) return;
+    this.clients.delete(key);
+    this.errors.delete(key);
+    this.deps.throttle.forget(key);
+    this.deps.peers.remove(ip, port, reason);
+    this.deps.onLost?.(ip, port);
   }
 }

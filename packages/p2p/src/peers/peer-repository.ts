@@ -1,16 +1,19 @@
 import type { EventBus, Logger } from '@lni/kernel';
 import { peerKey, type PeerObservation, type PeerView } from './peer.js';
-import type { Misbehaviour, PenaltyBox } from './penalty-box.js';
+import type { PeerStore, StoredPeer } from './peer-store.js';
+import type { Misbehaviour, PenaltyBox, PenaltyState } from './penalty-box.js';
 
 export interface PeerRepositoryDependencies {
   readonly penalties: PenaltyBox;
   readonly maxPeers: number;
   readonly events: EventBus;
   readonly logger: Logger;
+  /** Known peers not seen for this long are forgotten (no longer dialled again). */
+  readonly forgetAfterMs?: number;
   readonly now?: () => number;
 }
 
-interface PeerRecord extends PeerObservation {
+export interface PeerRecord extends PeerObservation {
   readonly ip: string;
   readonly port: number;
   readonly lastSeen: number;
@@ -18,17 +21,63 @@ interface PeerRecord extends PeerObservation {
 
 export type AddResult = 'added' | 'updated' | 'full' | 'banned';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+const STORE_EVERY_MS = 60_000;
+
 /**
- * The peers this node trusts, with what it last learned of each, and the penalties of every
- * IP that misbehaved. The typed read API (`list`, `get`) is what `GET /api/peers` shows.
+ * The peers this node is connected to and trusts, with what it last learned of each; the peers
+ * it knew (dialled again after a loss or a restart); and the penalties of every IP that
+ * misbehaved. With a PeerStore, known peers and penalties survive a restart.
  */
 export class PeerRepository {
   private readonly peers = new Map<string, PeerRecord>();
+  private readonly known = new Map<string, StoredPeer>();
   private readonly now: () => number;
+  private store: PeerStore | undefined;
+  /** Store writes in order, one at a time; a failure is logged, never thrown at callers. */
+  private writes: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: PeerRepositoryDependencies) {
     this.now = deps.now ?? Date.now;
     deps.penalties.onBan((ip) => this.removeIp(ip, 'banned'));
+  }
+
+  /** Loads what an earlier run kept, and keeps every later change in `store`. */
+  async attachStore(store: PeerStore): Promise<void> {
+    const { peers, penalties } = await store.load();
+    const oldest = this.now() - (this.deps.forgetAfterMs ?? DAY_MS);
+    for (const peer of peers) {
+      if (peer.lastSeen.getTime() >= oldest) this.known.set(peerKey(peer.ip, peer.port), peer);
+    }
+    this.store = store;
+    this.deps.penalties.restore(
+      penalties.map((penalty) => ({
+        ip: penalty.ip,
+        score: penalty.score,
+        lastAt: penalty.lastAt.getTime(),
+        bannedUntil: penalty.bannedUntil?.getTime(),
+        reason: penalty.reason,
+      })),
+    );
+    this.deps.logger.info(
+      { peers: this.known.size, bans: this.bans().length },
+      'Known peers and bans restored',
+    );
+  }
+
+  /** Persists a change of an IP's standing (the penalty box tells us). */
+  penaltyChanged(ip: string, state: PenaltyState | undefined): void {
+    this.write((store) =>
+      state
+        ? store.savePenalty({
+            ip,
+            score: state.score,
+            lastAt: new Date(state.lastAt),
+            bannedUntil: state.bannedUntil === undefined ? null : new Date(state.bannedUntil),
+            reason: state.reason,
+          })
+        : store.removePenalty(ip),
+    );
   }
 
   get size(): number {
@@ -43,27 +92,26 @@ export class PeerRepository {
   upsert(ip: string, port: number, observation: PeerObservation): AddResult {
     if (this.deps.penalties.isBanned(ip)) return 'banned';
     const key = peerKey(ip, port);
-    const known = this.peers.has(key);
-    if (!known && this.isFull) return 'full';
-    this.peers.set(key, { ip, port, ...observation, lastSeen: this.now() });
-    if (!known) {
+    const isNew = !this.peers.has(key);
+    if (isNew && this.isFull) return 'full';
+    this.record(ip, port, observation);
+    if (isNew) {
       this.deps.logger.info({ ip, port, height: observation.height }, 'Peer added');
       this.deps.events.emit('peer.added', { ip, port });
     }
-    return known ? 'updated' : 'added';
+    return isNew ? 'added' : 'updated';
   }
 
-  /** Records what a known peer answered later (height, latency); unknown peers are not added. */
+  /** Records what a connected peer answered later (height, latency); others are not added. */
   refresh(ip: string, port: number, observation: PeerObservation): void {
-    const key = peerKey(ip, port);
-    if (this.peers.has(key))
-      this.peers.set(key, { ip, port, ...observation, lastSeen: this.now() });
+    if (this.peers.has(peerKey(ip, port))) this.record(ip, port, observation);
   }
 
   has(ip: string, port: number): boolean {
     return this.peers.has(peerKey(ip, port));
   }
 
+  /** A connection was lost or a check failed: no longer a peer, still one to dial again. */
   remove(ip: string, port: number, reason: string): boolean {
     const removed = this.peers.delete(peerKey(ip, port));
     if (removed) {
@@ -71,6 +119,25 @@ export class PeerRepository {
       this.deps.events.emit('peer.removed', { ip, port, reason });
     }
     return removed;
+  }
+
+  /** Not one of ours (another network, a chain we refuse): removed and never dialled again. */
+  forget(ip: string, port: number, reason: string): void {
+    this.remove(ip, port, reason);
+    if (this.known.delete(peerKey(ip, port))) this.write((store) => store.removePeer(ip, port));
+  }
+
+  /** Peers verified once and not connected now, most recently seen first: to dial again. */
+  lost(): StoredPeer[] {
+    return [...this.known.entries()]
+      .filter(([key]) => !this.peers.has(key))
+      .map(([, peer]) => peer)
+      .sort((a, b) => b.lastSeen.getTime() - a.lastSeen.getTime());
+  }
+
+  /** Connected peers with their last status, for sync and the network state. */
+  records(): readonly PeerRecord[] {
+    return [...this.peers.values()];
   }
 
   /** Every peer, highest chain first. */
@@ -114,6 +181,40 @@ export class PeerRepository {
     return this.deps.penalties
       .bans()
       .map((ban) => ({ ...ban, bannedUntil: new Date(ban.bannedUntil).toISOString() }));
+  }
+
+  /** Waits until every change so far is stored (a clean stop, tests). */
+  async flush(): Promise<void> {
+    await this.writes;
+  }
+
+  private record(ip: string, port: number, observation: PeerObservation): void {
+    const lastSeen = this.now();
+    const key = peerKey(ip, port);
+    this.peers.set(key, { ip, port, ...observation, lastSeen });
+    const before = this.known.get(key);
+    // Status polls come every few seconds; the store needs a peer's address, not every poll.
+    const fresh = before && before.lastSeen.getTime() > lastSeen - STORE_EVERY_MS;
+    if (fresh && before.version === observation.version) return;
+    const stored: StoredPeer = {
+      ip,
+      port,
+      version: observation.version,
+      height: observation.height,
+      lastSeen: new Date(lastSeen),
+    };
+    this.known.set(key, stored);
+    this.write((store) => store.savePeer(stored));
+  }
+
+  private write(change: (store: PeerStore) => Promise<void>): void {
+    const store = this.store;
+    if (!store) return;
+    this.writes = this.writes.then(() =>
+      change(store).catch((error: unknown) =>
+        this.deps.logger.warn({ err: error }, 'Could not store a peer change'),
+      ),
+    );
   }
 
   private removeIp(ip: string, reason: string): void {

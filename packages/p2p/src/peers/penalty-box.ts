@@ -1,8 +1,18 @@
 import type { Logger } from '@lni/kernel';
+import { IpMatcher } from '../limits/ip-matcher.js';
 
 const SWEEP_AT = 10_000;
 
 export type Misbehaviour = 'malformedMessage' | 'rateLimited' | 'invalidBlock';
+
+/** An IP's standing as it is kept (and persisted): score, last penalty, ban. */
+export interface PenaltyState {
+  readonly ip: string;
+  readonly score: number;
+  readonly lastAt: number;
+  readonly bannedUntil: number | undefined;
+  readonly reason: string;
+}
 
 export interface PenaltyPolicy {
   readonly malformedMessage: number;
@@ -22,6 +32,10 @@ export interface PenaltyRecord {
 export interface PenaltyBoxDependencies {
   readonly policy: PenaltyPolicy;
   readonly logger: Logger;
+  /** IPs and ranges never penalised nor banned (by default loopback, where forgers live). */
+  readonly exempt?: readonly string[];
+  /** Told of every change of an IP's standing (undefined: forgotten), to persist it. */
+  readonly onChange?: (ip: string, state: PenaltyState | undefined) => void;
   readonly now?: () => number;
 }
 
@@ -37,14 +51,33 @@ export class PenaltyBox {
     { score: number; bannedUntil?: number; lastReason?: string; lastAt: number }
   >();
   private readonly banListeners = new Set<(ip: string, until: number) => void>();
+  private readonly exempt: IpMatcher;
   private readonly now: () => number;
 
   constructor(private readonly deps: PenaltyBoxDependencies) {
     this.now = deps.now ?? Date.now;
+    this.exempt = new IpMatcher(deps.exempt ?? []);
+  }
+
+  /** Takes back standings kept from an earlier run; those already over are dropped. */
+  restore(states: readonly PenaltyState[]): void {
+    for (const { ip, score, lastAt, bannedUntil, reason } of states) {
+      this.records.set(ip, {
+        score,
+        lastAt,
+        lastReason: reason,
+        ...(bannedUntil !== undefined && { bannedUntil }),
+      });
+      this.expire(ip);
+    }
   }
 
   /** Adds the points of `kind`; returns true when this penalty banned the IP. */
   penalise(ip: string, kind: Misbehaviour, reason: string): boolean {
+    if (this.exempt.matches(ip)) {
+      this.deps.logger.debug({ ip, kind, reason }, 'Misbehaviour from an exempt IP, not penalised');
+      return false;
+    }
     this.expire(ip);
     if (this.records.size >= SWEEP_AT) this.sweep();
     const record = this.records.get(ip) ?? { score: 0, lastAt: 0 };
@@ -54,8 +87,12 @@ export class PenaltyBox {
     record.lastAt = this.now();
     this.records.set(ip, record);
     this.deps.logger.warn({ ip, kind, reason, score: record.score }, 'Peer penalised');
-    if (record.score < this.deps.policy.banThreshold) return false;
+    if (record.score < this.deps.policy.banThreshold) {
+      this.changed(ip, record);
+      return false;
+    }
     record.bannedUntil = this.now() + this.deps.policy.banSeconds * 1000;
+    this.changed(ip, record);
     this.deps.logger.warn(
       { ip, until: new Date(record.bannedUntil).toISOString(), reason },
       'Peer banned',
@@ -105,7 +142,23 @@ export class PenaltyBox {
       record.bannedUntil !== undefined
         ? record.bannedUntil <= now
         : now - record.lastAt >= this.deps.policy.banSeconds * 1000;
-    if (ended) this.records.delete(ip);
+    if (ended) {
+      this.records.delete(ip);
+      this.deps.onChange?.(ip, undefined);
+    }
+  }
+
+  private changed(
+    ip: string,
+    record: { score: number; bannedUntil?: number; lastReason?: string; lastAt: number },
+  ): void {
+    this.deps.onChange?.(ip, {
+      ip,
+      score: record.score,
+      lastAt: record.lastAt,
+      bannedUntil: record.bannedUntil,
+      reason: record.lastReason ?? '',
+    });
   }
 
   /** Keeps memory bounded when many addresses misbehave once (IPv6 makes addresses cheap). */

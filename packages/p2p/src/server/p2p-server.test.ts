@@ -1,16 +1,20 @@
-import Joi from 'joi';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HandshakeError, PeerResponseError } from '../errors.js';
-import { PeerClient } from '../peers/peer-client.js';
-import { MemoryChain } from '../testing/memory-chain.js';
+import { PeerResponseError } from '../errors.js';
+import type { PeerClient } from '../peers/peer-client.js';
+import { eventually } from '../testing/eventually.js';
+import { MemoryChain, signatureOf } from '../testing/memory-chain.js';
+import { connectTestClient, RawSocket } from '../testing/test-client.js';
 import { startTestNode, type TestNode } from '../testing/test-node.js';
-import { statusResponseSchema } from '../protocol/messages.js';
+import { encodeFrame } from '../wire/frame.js';
+import { routeId } from '../wire/routes.js';
 
-// The ledger is ours but not written yet: MemoryChain stands in for it as `p2pChain`.
+// The ledger is stood in for by MemoryChain as `p2pChain`; the wire is the real one.
 const nodes: TestNode[] = [];
 const clients: PeerClient[] = [];
+const raws: RawSocket[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.disconnect()));
+  for (const client of clients.splice(0)) client.close();
+  for (const raw of raws.splice(0)) raw.close();
   await Promise.all(nodes.splice(0).map((node) => node.stop()));
 });
 
@@ -20,278 +24,305 @@ async function node(input: Parameters<typeof startTestNode>[0] = {}): Promise<Te
   return started;
 }
 
-/** A client speaking for a node that listens nowhere (port 9: discard, nothing answers there). */
-async function clientOf(
-  target: TestNode,
-  handshake: Partial<{ nethash: string; version: string }> = {},
-): Promise<PeerClient> {
-  const client = new PeerClient({
-    ip: '127.0.0.1',
-    port: target.port,
-    timeoutMs: 3_000,
-    handshake: {
-      nethash: handshake.nethash ?? target.chain.network.nethash,
-      version: handshake.version ?? '3.0.0',
-      port: 9,
-    },
-  });
+async function clientOf(target: TestNode, version = '3.9.1'): Promise<PeerClient> {
+  const client = await connectTestClient(target.port, { version });
   clients.push(client);
-  await client.connect();
   return client;
 }
 
-async function failure(promise: Promise<unknown>): Promise<PeerResponseError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PeerResponseError);
-  return error as PeerResponseError;
+async function raw(target: TestNode): Promise<RawSocket> {
+  const socket = await RawSocket.open(target.port);
+  raws.push(socket);
+  return socket;
 }
 
-async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const hello = () => encodeFrame({ type: 'hello', id: 1, version: 2 });
+const request = (path: string, payload = Buffer.alloc(0), id = 2) =>
+  encodeFrame({ type: 'request', id, path, payload });
+
+/** Loopback is exempt from penalties by default; these tests watch them on 127.0.0.1. */
+const watched = { penalties: { exempt: [] }, rateLimits: { exempt: [] } };
 
 describe('two nodes on loopback', () => {
-  it('handshake from seeds, add each other, and exchange getStatus and getPeers', async () => {
+  it('dial the seeds, dial back who called, and answer getStatus and getPeers as ARK does', async () => {
     const b = await node({ chain: new MemoryChain({ height: 12 }) });
     const a = await node({ seeds: [{ ip: '127.0.0.1', port: b.port }] });
 
     const seenByA = a.kernel.cradle.peerRepository.get('127.0.0.1', b.port);
-    expect(seenByA).toMatchObject({ ip: '127.0.0.1', port: b.port, height: 12, version: '3.0.0' });
+    expect(seenByA).toMatchObject({ ip: '127.0.0.1', port: b.port, height: 12, version: '3.9.1' });
     expect(seenByA?.latency).toBeGreaterThanOrEqual(0);
-    expect(seenByA?.bannedUntil).toBeUndefined();
-    // B dials back the peer that connected to it, so each knows the other.
-    await eventually(() => b.kernel.cradle.peerRepository.has('127.0.0.1', a.port));
+    // B dials back the peer that called it, on the port its headers name.
+    await eventually(() => b.kernel.cradle.peerRepository.has('127.0.0.1', a.port), 'dial-back');
 
-    const toB = a.kernel.cradle.peerNetwork.client('127.0.0.1', b.port);
-    const status = await toB?.request('getStatus', {}, statusResponseSchema);
-    expect(status?.header).toEqual(b.chain.status().header);
-    expect(status?.network.nethash).toBe(b.chain.network.nethash);
-    const peersOfB = await toB?.request('getPeers', {}, Joi.array());
-    expect(peersOfB).toEqual([{ ip: '127.0.0.1', port: a.port, height: 5, version: '3.0.0' }]);
+    const status = await (await clientOf(b)).status();
+    expect(status.state).toEqual({
+      height: 12,
+      header: b.chain.status().header,
+      forgingAllowed: true,
+      currentSlot: 12,
+    });
+    expect(status.config).toMatchObject({
+      version: '3.9.1',
+      network: { name: 'testnet', nethash: b.chain.network.nethash, version: 23 },
+    });
+    // A stranger on another port sees A among B's peers; A asking is left out itself.
+    const stranger = await connectTestClient(b.port, { version: '3.9.1', port: 9 });
+    clients.push(stranger);
+    expect(await stranger.peers()).toEqual([{ ip: '127.0.0.1', port: a.port }]);
+    const fromA = a.kernel.cradle.peerNetwork.client('127.0.0.1', b.port);
+    expect(await fromA?.peers()).toEqual([]);
   });
 
   it('discovers a third node through getPeers and respects the cap on peers', async () => {
-    const b = await node();
+    const c = await node();
+    const b = await node({ seeds: [{ ip: '127.0.0.1', port: c.port }] });
     const a = await node({ seeds: [{ ip: '127.0.0.1', port: b.port }] });
-    await eventually(() => b.kernel.cradle.peerRepository.has('127.0.0.1', a.port));
-    const c = await node({ seeds: [{ ip: '127.0.0.1', port: b.port }] });
-
-    const added: number[] = [];
-    c.kernel.cradle.events.on('peer.added', ({ port }) => void added.push(port));
-    expect(await c.kernel.cradle.peerDiscovery.discover()).toBe(1);
-    expect(added).toEqual([a.port]);
-    expect(
-      c.kernel.cradle.peerRepository
-        .list()
-        .map((peer) => peer.port)
-        .sort(),
-    ).toEqual([a.port, b.port].sort());
+    expect(a.kernel.cradle.peerRepository.has('127.0.0.1', c.port)).toBe(false);
+    expect(await a.kernel.cradle.peerDiscovery.discover()).toBe(1);
+    expect(a.kernel.cradle.peerRepository.has('127.0.0.1', c.port)).toBe(true);
 
     const capped = await node({
-      seeds: [{ ip: '127.0.0.1', port: b.port }],
       options: { maxPeers: 1 },
+      seeds: [{ ip: '127.0.0.1', port: b.port }],
     });
     expect(await capped.kernel.cradle.peerDiscovery.discover()).toBe(0);
     expect(capped.kernel.cradle.peerRepository.size).toBe(1);
   });
 
-  it('does not dial loopback or private addresses learned from peers unless told to', async () => {
-    const b = await node();
-    const a = await node({ seeds: [{ ip: '127.0.0.1', port: b.port }] });
-    await eventually(() => b.kernel.cradle.peerRepository.has('127.0.0.1', a.port));
-    const strict = await node({
-      seeds: [{ ip: '127.0.0.1', port: b.port }],
-      options: { acceptLocalPeers: false },
-    });
-    expect(await strict.kernel.cradle.peerDiscovery.discover()).toBe(0);
-    expect(strict.kernel.cradle.peerRepository.has('127.0.0.1', a.port)).toBe(false);
-  });
-
-  it('penalises and drops a peer whose status does not match the schema', async () => {
-    class GarbledChain extends MemoryChain {
-      override status() {
-        const status = super.status();
-        return { ...status, header: { ...status.header, id: 'not-a-block-id' } };
-      }
-    }
-    const b = await node({ chain: new GarbledChain() });
-    const a = await node({ seeds: [{ ip: '127.0.0.1', port: b.port }] });
-    expect(a.kernel.cradle.peerRepository.size).toBe(0);
-    expect(a.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(10);
-    expect(a.kernel.cradle.peerNetwork.connectedCount).toBe(0);
-  });
-
-  it('answers getBlocks with serialized blocks and getCommonBlocks with the highest common id', async () => {
+  it('serve blocks above lastBlockHeight, headers only or whole, and common blocks', async () => {
     const b = await node({ chain: new MemoryChain({ height: 30 }) });
+    b.chain.transactionsPerBlock = 0;
     const client = await clientOf(b);
-    const blocks = await client.request('getBlocks', { fromHeight: 10, limit: 5 }, Joi.array());
-    expect(blocks).toEqual(await b.chain.blocksFrom(10, 5));
-    expect(blocks).toHaveLength(5);
+    const blocks = await client.blocks(10, 5);
+    expect(blocks.map((block) => block.header.height)).toEqual([10, 11, 12, 13, 14]);
+    expect(blocks[0]?.header).toEqual(b.chain.headers[9]);
+    const headers = await client.blocks(29, 400, true);
+    expect(headers.map((block) => block.header.height)).toEqual([29, 30]);
+
     const ids = [b.chain.headers[3]!.id, b.chain.headers[20]!.id, 'ab'.repeat(32)];
-    const common = await client.request('getCommonBlocks', { ids }, Joi.object());
-    expect(common).toEqual({ common: { id: ids[1], height: 21 }, lastBlockHeight: 30 });
+    expect(await client.commonBlocks(ids)).toEqual({ common: { id: ids[1], height: 21 } });
+    // None in common: an empty reply (common null), not a dropped socket.
+    expect(await client.commonBlocks(['cd'.repeat(32)])).toEqual({ common: null });
+    expect(client.isOpen).toBe(true);
   });
 
-  it('hands posted blocks and transactions to the ledger with the sender', async () => {
+  it('hand posted blocks and transactions to the ledger with the sender, and say what became of them', async () => {
     const b = await node();
     const client = await clientOf(b);
-    const answer = await client.request('postBlock', { block: 'ab01' }, Joi.object());
-    expect(answer).toEqual({ status: 'accepted', height: 6 });
-    await client.request('postTransactions', { transactions: ['ff00', '0102'] }, Joi.object());
-    expect(b.chain.received.map((entry) => [entry.kind, entry.from])).toEqual([
-      ['block', { ip: '127.0.0.1', port: 9 }],
-      ['transactions', { ip: '127.0.0.1', port: 9 }],
+    expect(await client.postBlock(b.chain.nextBlock(), 0)).toEqual({
+      status: true,
+      height: 6,
+      verdict: 'accepted',
+    });
+    const unchained = new MemoryChain({ height: 20 }).nextBlock();
+    expect(await client.postBlock(unchained, 0)).toMatchObject({
+      status: false,
+      verdict: 'rejected',
+      reason: expect.stringMatching(/not the next block/),
+    });
+    const transactions = [Buffer.from('ff00', 'hex'), Buffer.from('0102', 'hex')];
+    const reply = await client.postTransactions(transactions, 0);
+    expect(reply.accept).toHaveLength(2);
+    expect(b.chain.received.map((entry) => [entry.kind, entry.from.ip])).toEqual([
+      ['block', '127.0.0.1'],
+      ['block', '127.0.0.1'],
+      ['transactions', '127.0.0.1'],
     ]);
   });
 });
 
-describe('the handshake', () => {
-  it('refuses a peer of another network and adds nothing', async () => {
-    const b = await node();
-    const error = await clientOf(b, { nethash: 'cd'.repeat(32) }).catch(
-      (caught: unknown) => caught,
-    );
-    expect(error).toBeInstanceOf(HandshakeError);
-    expect((error as Error).message).toMatch(/wrong network/);
-
-    const other = await node({
-      chain: new MemoryChain({ nethash: 'cd'.repeat(32) }),
-      seeds: [{ ip: '127.0.0.1', port: b.port }],
-    });
-    expect(other.kernel.cradle.peerRepository.size).toBe(0);
-    expect(b.kernel.cradle.peerRepository.size).toBe(0);
+describe('verifying a peer as ARK does', () => {
+  it('refuses a peer of another network and forgets it', async () => {
+    const other = await node({ chain: new MemoryChain({ nethash: 'cd'.repeat(32) }) });
+    const a = await node({ seeds: [{ ip: '127.0.0.1', port: other.port }] });
+    expect(a.kernel.cradle.peerRepository.size).toBe(0);
+    expect(a.kernel.cradle.peerRepository.lost()).toEqual([]);
+    expect(
+      a.kernel.logs.some(
+        (record) =>
+          record.msg === 'Peer not verified' && /another network/.test(String(record.reason)),
+      ),
+    ).toBe(true);
   });
 
-  it('refuses an incompatible major version and accepts another minor', async () => {
+  it('refuses versions outside its ranges, on requests and when verifying', async () => {
     const b = await node();
-    await expect(clientOf(b, { version: '2.7.25' })).rejects.toThrow(
-      /incompatible version 2\.7\.25/,
-    );
-    await expect(clientOf(b, { version: '3.4.1' })).resolves.toBeInstanceOf(PeerClient);
+    const old = await clientOf(b, '2.7.25');
+    const error = await old.status().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PeerResponseError);
+    expect((error as PeerResponseError).kind).toBe('disconnected');
+    await expect((await clientOf(b, '3.4.1')).status()).resolves.toBeDefined();
+
+    const strict = await node({
+      options: { minimumVersions: ['>=3.9.0'] },
+      seeds: [{ ip: '127.0.0.1', port: (await node({ options: { version: '3.2.0' } })).port }],
+    });
+    expect(strict.kernel.cradle.peerRepository.size).toBe(0);
+  });
+
+  it('refuses a peer whose last block is not signed by its generator', async () => {
+    const forged = new MemoryChain({ height: 9 });
+    const last = forged.headers[8]!;
+    forged.headers[8] = { ...last, blockSignature: signatureOf('someone else') };
+    const liar = await node({ chain: forged });
+    const a = await node({
+      chain: new MemoryChain({ height: 3 }),
+      seeds: [{ ip: '127.0.0.1', port: liar.port }],
+    });
+    expect(a.kernel.cradle.peerRepository.size).toBe(0);
+  });
+
+  it('verifies a forked peer through common blocks and marks it forked', async () => {
+    const base = new MemoryChain({ height: 60 });
+    const fork = new MemoryChain({ base, height: 40 });
+    fork.extend(25, 'other');
+    const forked = await node({ chain: fork });
+    const a = await node({
+      chain: new MemoryChain({ base, height: 60 }),
+      seeds: [{ ip: '127.0.0.1', port: forked.port }],
+    });
+    const [record] = a.kernel.cradle.peerRepository.records();
+    // ARK's verdict: the peer left our chain below both tips.
+    expect(record).toMatchObject({ port: forked.port, height: 65, forked: true });
+    // At or below our height, a peer on another branch counts as forked.
+    const short = new MemoryChain({ base, height: 40 });
+    short.extend(10, 'other');
+    const behind = await node({ chain: short });
+    expect(await a.kernel.cradle.peerNetwork.connect('127.0.0.1', behind.port)).toBe('added');
+    const seen = a.kernel.cradle.peerRepository.records().find((r) => r.port === behind.port);
+    expect(seen?.forked).toBe(true);
   });
 });
 
 describe('misbehaviour', () => {
-  it('rejects a malformed message naming the field and penalises the sender', async () => {
-    const b = await node();
-    const client = await clientOf(b);
-    const error = await failure(client.request('getBlocks', { fromHeight: -1 }, Joi.any()));
-    expect(error.statusCode).toBe(400);
-    expect(error.message).toMatch(/fromHeight/);
+  it('closes the socket on a malformed request and penalises the sender', async () => {
+    const b = await node({ options: watched });
+    const socket = await raw(b);
+    socket.send(hello());
+    socket.send(request(routeId('getBlocks'), Buffer.from('0a', 'hex')));
+    await eventually(() => !socket.isOpen, 'socket closed');
     expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(10);
-
-    const tooMany = await failure(
-      client.request('getBlocks', { fromHeight: 1, limit: 401 }, Joi.any()),
-    );
-    expect(tooMany.message).toMatch(/limit/);
-    const notHex = await failure(
-      client.request('postTransactions', { transactions: ['xyz'] }, Joi.any()),
-    );
-    expect(notHex.message).toMatch(/transactions\[0\]/);
-    expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(30);
-  });
-
-  it('refuses an oversized message and penalises the sender', async () => {
-    const b = await node();
-    const client = await clientOf(b);
-    const error = await failure(
-      client.request('getCommonBlocks', { ids: ['a'.repeat(70_000)] }, Joi.any()),
-    );
-    expect(error.statusCode).toBe(413);
-    expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(10);
-  });
-
-  it('closes a connection that sends a websocket frame beyond the largest message', async () => {
-    const b = await node();
-    const client = await clientOf(b);
-    const huge = 'ab'.repeat(6 * 1024 * 1024); // 12 MiB of hex, above the 10 MiB block cap
-    const error = await failure(client.request('postBlock', { block: huge }, Joi.any()));
-    expect(error.statusCode).toBeUndefined();
-    await eventually(() => !client.isOpen);
     expect(b.chain.received).toEqual([]);
   });
 
-  it('bans an IP after repeated abuse: its socket is dropped and new ones are refused', async () => {
-    const b = await node({ options: { penalties: { banSeconds: 60 } } });
-    const client = await clientOf(b);
+  it.each([
+    ['a text message', (socket: RawSocket) => socket.send('null', false)],
+    ['a request before hello', (socket: RawSocket) => socket.send(request(routeId('getStatus')))],
+    ['a frame shorter than its header', (socket: RawSocket) => socket.send(Buffer.alloc(5))],
+    [
+      'an unknown frame type',
+      (socket: RawSocket) => socket.send(Buffer.concat([Buffer.from([0, 7]), Buffer.alloc(12, 1)])),
+    ],
+    [
+      'a second hello',
+      (socket: RawSocket) => {
+        socket.send(hello());
+        socket.send(hello());
+      },
+    ],
+    [
+      'an oversized getStatus',
+      (socket: RawSocket) => {
+        socket.send(hello());
+        socket.send(request(routeId('getStatus'), Buffer.alloc(2048)));
+      },
+    ],
+    [
+      'an unknown route',
+      (socket: RawSocket) => {
+        socket.send(hello());
+        socket.send(request('p2p.peer.rootShell'));
+      },
+    ],
+  ])('closes the socket on %s and penalises it', async (_what, act) => {
+    const b = await node({ options: watched });
+    const socket = await raw(b);
+    act(socket);
+    await eventually(() => !socket.isOpen, 'socket closed');
+    expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBeGreaterThan(0);
+  });
+
+  it('answers a hello with the heartbeat and a socket id, and pings get no answer', async () => {
+    const b = await node();
+    const socket = await raw(b);
+    socket.send(hello());
+    socket.send(encodeFrame({ type: 'ping', id: 9 }));
+    await eventually(() => socket.received.length === 1, 'hello reply');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(socket.received).toHaveLength(1);
+    const reply = socket.received[0]!;
+    expect(reply.readUInt8(1)).toBe(0); // hello
+    expect(reply.readUInt32BE(2)).toBe(1);
+    expect([reply.readUInt16BE(10), reply.readUInt16BE(12)]).toEqual([15_000, 5_000]);
+    expect(socket.isOpen).toBe(true);
+  });
+
+  it('bans an IP after repeated abuse: its sockets are dropped and new ones reset', async () => {
+    const b = await node({ options: { ...watched, penalties: { exempt: [], banSeconds: 60 } } });
+    const stay = await clientOf(b);
     for (let attempt = 0; attempt < 5; attempt++) {
-      await failure(client.request('getBlocks', { fromHeight: 'x' }, Joi.any()));
+      const socket = await raw(b);
+      socket.send(hello());
+      socket.send(request(routeId('getCommonBlocks'), Buffer.from('0a0178', 'hex')));
+      await eventually(() => !socket.isOpen, 'socket closed');
     }
     const standing = b.kernel.cradle.peerRepository.standing('127.0.0.1');
     expect(Date.parse(standing.bannedUntil ?? '')).toBeGreaterThan(Date.now() + 50_000);
-    await eventually(() => !client.isOpen);
+    await eventually(() => !stay.isOpen, 'the banned IP’s other socket dropped');
+    await expect(RawSocket.open(b.port)).rejects.toThrow();
+    expect(b.kernel.cradle.p2pServer.gate.refused().banned).toBeGreaterThanOrEqual(1);
     expect(b.kernel.cradle.peerRepository.bans()).toEqual([
-      {
-        ip: '127.0.0.1',
-        bannedUntil: standing.bannedUntil,
-        reason: expect.stringMatching(/fromHeight/),
-      },
+      expect.objectContaining({ ip: '127.0.0.1', reason: expect.stringMatching(/ids\[0\]/) }),
     ]);
-    await expect(clientOf(b)).rejects.toThrow(/cannot connect/);
-    expect(b.kernel.cradle.p2pServer.gate.refused().banned).toBe(1);
   });
 
   it('bans the sender of an invalid block at once', async () => {
-    const b = await node();
+    const b = await node({ options: watched });
     const client = await clientOf(b);
-    const error = await failure(client.request('postBlock', { block: 'dead00' }, Joi.any()));
-    expect(error.statusCode).toBe(422);
-    expect(error.message).toMatch(/bad signature/);
+    await expect(client.postBlock(Buffer.from('dead00', 'hex'), 0)).rejects.toThrow(
+      PeerResponseError,
+    );
     expect(b.kernel.cradle.peerRepository.isBanned('127.0.0.1')).toBe(true);
-    // What GET /api/peers lists under meta.bans.
     expect(b.kernel.cradle.peerRepository.bans()).toEqual([
       expect.objectContaining({ ip: '127.0.0.1', reason: expect.stringMatching(/signature/) }),
     ]);
   });
 
-  it('answers 429 naming the limit when a message comes too often', async () => {
+  it('closes the socket of a sender over a rate limit, and penalises it less', async () => {
     const getStatus = { points: 2, durationSeconds: 1 };
-    // Loopback is exempt by default (the node's own forger); this test peer is not.
-    const b = await node({ options: { rateLimits: { messages: { getStatus }, exempt: [] } } });
-    const client = await clientOf(b);
-    await client.request('getStatus', {}, statusResponseSchema);
-    await client.request('getStatus', {}, statusResponseSchema);
-    const error = await failure(client.request('getStatus', {}, statusResponseSchema));
-    expect(error.statusCode).toBe(429);
-    expect(error.message).toMatch(/rate limit of 2 per 1 s getStatus exceeded/);
-    expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(5);
-    // Another message type has its own budget.
-    await expect(client.request('getPeers', {}, Joi.array())).resolves.toEqual([]);
-  });
-
-  it('never limits the exempt IPs (by default loopback, where the forger runs)', async () => {
-    const getStatus = { points: 2, durationSeconds: 60 };
-    const b = await node({ options: { rateLimits: { messages: { getStatus } } } });
-    const client = await clientOf(b);
-    for (let call = 0; call < 10; call++) {
-      await client.request('getStatus', {}, statusResponseSchema);
-    }
-    expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(0);
-  });
-});
-
-describe('internal endpoints', () => {
-  it('answer the remoteAccess IPs and refuse others with 403', async () => {
-    const open = await node({ chain: new MemoryChain({ height: 7 }) });
-    const state = await (await clientOf(open)).request('getNetworkState', {}, Joi.object());
-    expect(state).toEqual({
-      nodeHeight: 7,
-      networkHeight: 7,
-      peers: 0,
-      quorum: 0,
-      blocksAboveHeight: [],
+    const b = await node({
+      options: { ...watched, rateLimits: { exempt: [], messages: { getStatus } } },
     });
+    const client = await clientOf(b);
+    await client.status();
+    await client.status();
+    await expect(client.status()).rejects.toThrow(PeerResponseError);
+    expect(client.isOpen).toBe(false);
+    expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(5);
+    // Another route has its own budget.
+    await expect((await clientOf(b)).peers()).resolves.toEqual([]);
+  });
 
-    const closed = await node({ options: { remoteAccess: ['10.0.0.0/8'] } });
-    const error = await failure((await clientOf(closed)).request('getNetworkState', {}, Joi.any()));
-    expect(error.statusCode).toBe(403);
-    expect(error.message).toMatch(/not in remoteAccess/);
+  it('never penalises nor bans loopback by default, where a core node’s forger lives', async () => {
+    const b = await node();
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const socket = await raw(b);
+      socket.send('garbage', false);
+      await eventually(() => !socket.isOpen, 'socket closed');
+    }
+    expect(b.kernel.cradle.peerRepository.standing('127.0.0.1')).toEqual({
+      score: 0,
+      bannedUntil: undefined,
+    });
+    await expect((await clientOf(b)).status()).resolves.toBeDefined();
+  });
+
+  it('refuses the internal routes to IPs outside remoteAccess', async () => {
+    const b = await node({ options: { ...watched, remoteAccess: ['10.0.0.0/8'] } });
+    const socket = await raw(b);
+    socket.send(hello());
+    socket.send(request(routeId('getNetworkState'), Buffer.from('{}')));
+    await eventually(() => !socket.isOpen, 'socket closed');
+    expect(b.kernel.cradle.peerRepository.standing('127.0.0.1').score).toBe(10);
   });
 });

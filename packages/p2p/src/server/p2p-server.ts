@@ -1,180 +1,150 @@
-import Boom from '@hapi/boom';
-import Hapi, { type Lifecycle, type Request, type ResponseToolkit } from '@hapi/hapi';
-import Nes from '@hapi/nes';
-import type { Logger } from '@lni/kernel';
+import type { EventBus, Logger } from '@lni/kernel';
 import type { ChainPort } from '../chain-port.js';
-import type { ForgingPort, NetworkState } from '../forging/forging-port.js';
 import type { P2POptions } from '../config.js';
+import type { ForgingPort } from '../forging/forging-port.js';
 import { ConnectionGate } from '../limits/connection-gate.js';
-import { normaliseIp } from '../limits/ip-matcher.js';
+import { IpMatcher } from '../limits/ip-matcher.js';
 import { MessageLimiter } from '../limits/message-limiter.js';
-import { MESSAGE_NAMES, routeId, type MessageName } from '../protocol/message-names.js';
-import { MAX_MESSAGE_BYTES } from '../protocol/messages.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
-import { HANDSHAKE_STRATEGY, peerCredentials, registerHandshakeAuth } from './handshake-auth.js';
-import { messageRoutes, type MessageHooks } from './message-routes.js';
+import type { VersionPolicy } from '../peers/version-policy.js';
+import { SocketServer } from '../transport/socket-server.js';
+import type { NetworkStateReply } from '../wire/internal-messages.js';
+import type { PeerPlugin, RequestHeaders } from '../wire/messages.js';
+import { Dispatcher, type RequestResult } from './dispatcher.js';
+import { InternalHandlers } from './internal-handlers.js';
+import { PublicHandlers, type MessageHooks } from './public-handlers.js';
 
 export interface P2PServerDependencies {
   readonly p2pOptions: P2POptions;
   readonly p2pChain: ChainPort;
   readonly peerRepository: PeerRepository;
   readonly peerNetwork: PeerNetwork;
+  readonly versions: VersionPolicy;
   readonly logger: Logger;
+  readonly events: EventBus;
   readonly forging: () => ForgingPort | undefined;
-  readonly networkState: () => Promise<NetworkState>;
+  readonly networkState: () => Promise<NetworkStateReply>;
+  readonly wakeSync: () => void;
+  /** This node's public services (its API) by package name, for getStatus. */
+  readonly services: () => Readonly<Record<string, PeerPlugin>>;
   readonly hooks?: MessageHooks;
+  readonly onResult?: (route: string, result: RequestResult) => void;
 }
 
-const BAN_DROP_GRACE_MS = 200;
-/** The largest message (a postBlock of the largest block) plus the nes envelope. */
-const MAX_FRAME_BYTES = MAX_MESSAGE_BYTES.postBlock + 64 * 1024;
-
-const messageOfRoute = new Map<string, MessageName>(
-  MESSAGE_NAMES.map((name) => [routeId(name), name]),
-);
+/** An address that failed to dial back is not tried again on its next request before this. */
+const DIAL_BACK_COOLDOWN_MS = 60_000;
+const DIAL_BACK_MEMORY = 10_000;
 
 /**
- * The P2P server: nes over hapi. Connection limits act on sockets, the handshake on the nes
- * hello, rate limits and bans on each message; malformed messages cost their sender points.
+ * The P2P server in ARK Core 3.x's dialect. Connection limits act on TCP sockets, the protocol
+ * on websocket frames, and the dispatcher on each request; a peer that calls us is dialled back
+ * (on the port its headers name, else the network's) to be verified and added, as ARK does.
  */
 export class P2PServer {
-  readonly server: Hapi.Server;
   readonly gate: ConnectionGate;
-  private readonly limiter: MessageLimiter;
+  private readonly sockets: SocketServer;
+  private readonly dialledBack = new Map<string, number>();
   private stopBanWatch: (() => void) | undefined;
 
   constructor(private readonly deps: P2PServerDependencies) {
     const { p2pOptions, peerRepository, logger } = deps;
-    this.server = Hapi.server({ host: p2pOptions.host, port: p2pOptions.port });
+    const publicHandlers = new PublicHandlers({
+      chain: deps.p2pChain,
+      peers: peerRepository,
+      version: p2pOptions.version,
+      services: deps.services,
+      maxTransactionsPerRequest: p2pOptions.maxTransactionsPerRequest,
+      maxBytesPerReply: p2pOptions.sync.maxBytesPerReply,
+      hooks: deps.hooks ?? {},
+      logger,
+    });
+    const internalHandlers = new InternalHandlers({
+      forging: deps.forging,
+      networkState: deps.networkState,
+      wakeSync: deps.wakeSync,
+      events: deps.events,
+      logger,
+    });
+    const dispatcher = new Dispatcher({
+      peers: peerRepository,
+      limiter: new MessageLimiter(p2pOptions.rateLimits),
+      remoteAccess: new IpMatcher(p2pOptions.remoteAccess),
+      versions: deps.versions,
+      publicHandlers,
+      internalHandlers,
+      onPeerRequest: (ip, headers) => this.dialBack(ip, headers),
+      networkPort: () => this.networkPort,
+      ...(deps.onResult && { onResult: deps.onResult }),
+      logger,
+    });
+    this.sockets = new SocketServer({
+      host: p2pOptions.host,
+      port: p2pOptions.port,
+      logger,
+      dispatch: (request) => dispatcher.dispatch(request),
+      onViolation: (ip, reason) => peerRepository.penalise(ip, 'malformedMessage', reason),
+      helloTimeoutMs: p2pOptions.requestTimeoutMs,
+    });
     this.gate = new ConnectionGate({
       limits: p2pOptions.connections,
       isBanned: (ip) => peerRepository.isBanned(ip),
       logger,
     });
-    this.limiter = new MessageLimiter(p2pOptions.rateLimits);
   }
 
   /** The port listened on (the real one when configured with 0). */
   get port(): number {
-    return this.server.info.port as number;
+    return this.sockets.port;
   }
 
   get uri(): string {
-    return this.server.info.uri;
+    return `ws://${this.deps.p2pOptions.host}:${this.port}`;
+  }
+
+  /** The network's P2P port: the configured one (the real one when configured with 0). */
+  get networkPort(): number {
+    return this.deps.p2pOptions.port === 0 ? this.port : this.deps.p2pOptions.port;
+  }
+
+  /** Open inbound websocket connections. */
+  get connections(): number {
+    return this.sockets.size;
   }
 
   async start(): Promise<void> {
-    const { p2pOptions, p2pChain, peerRepository, logger } = this.deps;
-    this.gate.attach(this.server.listener);
-    registerHandshakeAuth(
-      this.server,
-      () => ({ nethash: p2pChain.network.nethash, version: p2pOptions.version }),
-      logger,
-    );
-    await this.server.register({
-      plugin: Nes.plugin,
-      options: {
-        auth: { type: 'direct', route: HANDSHAKE_STRATEGY, timeout: p2pOptions.requestTimeoutMs },
-        onConnection: (socket) => this.welcome(socket.info.remoteAddress, socket.auth.credentials),
-      },
+    this.gate.attach(this.sockets.http);
+    this.stopBanWatch = this.deps.peerRepository.onBan((ip) => {
+      this.sockets.dropIp(ip);
+      this.deps.peerNetwork.disconnectIp(ip);
     });
-    this.capFrameSize(MAX_FRAME_BYTES);
-    this.server.ext('onRequest', (request, h) => this.refuseBanned(request, h));
-    this.server.ext('onPreAuth', (request, h) => this.limitRate(request, h));
-    this.server.ext('onPreResponse', (request, h) => this.penaliseMalformed(request, h));
-    this.server.route(
-      messageRoutes({
-        chain: p2pChain,
-        peers: peerRepository,
-        version: p2pOptions.version,
-        ports: p2pOptions.ports,
-        remoteAccess: p2pOptions.remoteAccess,
-        forging: this.deps.forging,
-        networkState: this.deps.networkState,
-        ...(this.deps.hooks && { hooks: this.deps.hooks }),
-      }),
-    );
-    // The grace lets the answer that caused the ban (and says why) reach the peer first.
-    this.stopBanWatch = peerRepository.onBan((ip) => {
-      setTimeout(() => void this.dropIp(ip), BAN_DROP_GRACE_MS).unref();
-    });
-    await this.server.start();
-    logger.info({ uri: this.server.info.uri }, 'P2P server listening');
+    await this.sockets.listen();
+    this.deps.logger.info({ uri: this.uri }, 'P2P server listening');
   }
 
   async stop(): Promise<void> {
     this.stopBanWatch?.();
     this.stopBanWatch = undefined;
-    await this.server.stop({ timeout: 2_000 });
+    await this.sockets.close();
   }
 
-  /**
-   * nes builds its ws server without `maxPayload`, so ws's 100 MiB default would let a peer
-   * make us buffer that much before any route's payload limit applies. nes offers no option for
-   * it: set it on the ws server nes keeps, and say so loudly if a nes release moves it.
-   */
-  private capFrameSize(bytes: number): void {
-    const plugins = this.server.plugins as {
-      nes?: { _listener?: { _wss?: { options?: { maxPayload?: number } } } };
-    };
-    const options = plugins.nes?._listener?._wss?.options;
-    if (options) options.maxPayload = bytes;
-    else this.deps.logger.warn({ bytes }, 'Cannot cap websocket frame size: nes internals changed');
-  }
-
-  /** A peer that passed the handshake: dial it back to learn its status and add it. */
-  private welcome(remoteAddress: string, credentials: unknown): void {
-    const ip = normaliseIp(remoteAddress);
-    const { port, role } = peerCredentials(credentials);
-    if (role === 'forger') return; // a forger listens nowhere: nothing to dial back
+  /** ARK's accept-peer step: a stranger that calls a public route is dialled back. */
+  private dialBack(ip: string, headers: RequestHeaders | undefined): void {
     const { peerNetwork, peerRepository, logger } = this.deps;
-    if (peerRepository.has(ip, port) || peerRepository.isFull) return;
-    peerNetwork.connect(ip, port).then(
-      (outcome) => logger.debug({ ip, port, outcome }, 'Dialled back an incoming peer'),
-      (error: unknown) =>
-        logger.debug({ ip, port, err: error }, 'Cannot dial back an incoming peer'),
-    );
-  }
-
-  private refuseBanned(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
-    const ip = normaliseIp(request.info.remoteAddress);
-    const { bannedUntil } = this.deps.peerRepository.standing(ip);
-    if (bannedUntil) throw Boom.forbidden(`${ip} is banned until ${bannedUntil}`);
-    return h.continue;
-  }
-
-  private async limitRate(request: Request, h: ResponseToolkit): Promise<Lifecycle.ReturnValue> {
-    const message = messageOfRoute.get(request.route.settings.id ?? '');
-    if (!message) return h.continue;
-    const ip = normaliseIp(request.info.remoteAddress);
-    const exceeded = await this.limiter.consume(ip, message);
-    if (!exceeded) return h.continue;
-    this.deps.peerRepository.penalise(ip, 'rateLimited', `rate limit of ${exceeded.limit}`);
-    const error = Boom.tooManyRequests(`rate limit of ${exceeded.limit} exceeded for ${ip}`);
-    error.output.headers['Retry-After'] = String(Math.ceil(exceeded.retryAfterMs / 1000));
-    throw error;
-  }
-
-  private penaliseMalformed(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
-    const { response } = request;
-    if (!(response instanceof Error) || !Boom.isBoom(response)) return h.continue;
-    const status = response.output.statusCode;
-    if ((status === 400 || status === 413) && messageOfRoute.has(request.route.settings.id ?? '')) {
-      const ip = normaliseIp(request.info.remoteAddress);
-      this.deps.peerRepository.penalise(ip, 'malformedMessage', response.message);
+    const port = headers?.port ?? this.networkPort;
+    if (headers === undefined || port === 0) return; // a forger: it listens nowhere
+    if (peerRepository.has(ip, port) || peerRepository.isFull || peerNetwork.isSelf(ip, port)) {
+      return;
     }
-    return h.continue;
-  }
-
-  private async dropIp(ip: string): Promise<void> {
-    const sockets: { disconnect(): Promise<void> }[] = [];
-    await this.server.eachSocket((socket) => {
-      if (normaliseIp(socket.info.remoteAddress) === ip) sockets.push(socket);
-    });
-    await Promise.allSettled([
-      ...sockets.map((socket) => socket.disconnect()),
-      this.deps.peerNetwork.disconnectIp(ip),
-    ]);
+    if (peerNetwork.isDialling(ip, port)) return;
+    const key = `${ip} ${port}`;
+    const now = Date.now();
+    if ((this.dialledBack.get(key) ?? 0) > now - DIAL_BACK_COOLDOWN_MS) return;
+    if (this.dialledBack.size >= DIAL_BACK_MEMORY) this.dialledBack.clear();
+    this.dialledBack.set(key, now);
+    peerNetwork.connect(ip, port).then(
+      (outcome) => logger.debug({ ip, port, outcome }, 'Dialled back a peer that called us'),
+      (error: unknown) => logger.debug({ ip, port, err: error }, 'Cannot dial back a peer'),
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryChain } from '../testing/memory-chain.js';
 import { startTestNode, type TestNode } from '../testing/test-node.js';
-import { probeHeights } from './block-sync.js';
+import { probeHeights } from './common-block-search.js';
 
 // The ledger is ours but not written yet: MemoryChain stands in for it as `p2pChain`.
 const nodes: TestNode[] = [];
@@ -187,11 +187,11 @@ describe('sync', () => {
 });
 
 describe('probeHeights', () => {
-  it('lists our last heights, then ever further back, down to 1, at most 20', () => {
+  it('lists our last heights, then ever further back, down to 1, at most 10 (ARK’s limit)', () => {
     expect(probeHeights(3)).toEqual([3, 2, 1]);
     const heights = probeHeights(1_000_000);
     expect(heights.slice(0, 6)).toEqual([1_000_000, 999_999, 999_998, 999_997, 999_996, 999_992]);
-    expect(heights).toHaveLength(20);
+    expect(heights).toHaveLength(10);
     expect([...heights].sort((a, b) => b - a)).toEqual(heights);
   });
 });

@@ -1,15 +1,12 @@
 import type { Logger } from '@lni/kernel';
 import type { BlockHeader, ChainPort } from '../chain-port.js';
-import { PeerResponseError } from '../errors.js';
 import type { PeerClient } from '../peers/peer-client.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
-import {
-  MAX_BLOCKS_PER_REQUEST,
-  MAX_COMMON_BLOCK_IDS,
-  blocksResponseSchema,
-  commonBlocksResponseSchema,
-} from '../protocol/messages.js';
+import { MAX_BLOCKS_PER_REPLY } from '../wire/codecs.js';
+import { findHighestCommonBlock } from './common-block-search.js';
+import type { WireBlock } from '../wire/messages.js';
+import { SyncProgress } from './sync-progress.js';
 import { chooseSyncPlan, onOurChain, type PeerOnChain } from './sync-plan.js';
 
 export interface BlockSyncDeps {
@@ -85,7 +82,7 @@ export class BlockSync {
   }
 
   private async run(): Promise<SyncOutcome> {
-    const { chain, logger } = this.deps;
+    const { chain } = this.deps;
     const start = chain.status();
     const peers = await this.survey(start.header);
     const plan = chooseSyncPlan(start.height, peers);
@@ -97,9 +94,6 @@ export class BlockSync {
     const from = chain.status().height;
     const stall = await this.download(plan.sources);
     const height = chain.status().height;
-    if (height > from) {
-      logger.info({ from, height, peers: plan.sources.length }, 'Synced blocks from peers');
-    }
     return stall === undefined
       ? { kind: 'synced', from, height }
       : { kind: 'stalled', height, reason: stall };
@@ -114,7 +108,7 @@ export class BlockSync {
           const status = await network.status(client);
           return {
             client,
-            height: status.height,
+            height: status.state.height,
             onOurChain: await onOurChain(client, status, ours),
           };
         } catch (error) {
@@ -133,13 +127,14 @@ export class BlockSync {
   private async leaveFork(sources: readonly PeerOnChain[]): Promise<SyncOutcome | undefined> {
     const { chain, logger } = this.deps;
     const ours = chain.status();
-    if (!chain.blockIds || !chain.revertTo) {
-      return { kind: 'stalled', height: ours.height, reason: 'the ledger cannot roll back' };
-    }
     for (const { client } of sources) {
       try {
-        const common = await this.findCommonBlock(client, ours.height);
-        if (common === undefined) continue;
+        const search = await findHighestCommonBlock(chain, client, ours.height);
+        if (!search.found) {
+          if (search.lied) this.deps.peers.penalise(client.ip, 'malformedMessage', search.reason);
+          continue;
+        }
+        const common = search.height;
         logger.warn(
           { height: ours.height, common, peer: client.address },
           'On a fork: rolling back to the block in common with most peers',
@@ -154,44 +149,14 @@ export class BlockSync {
   }
 
   /**
-   * The height of the highest block we share with the peer: our recent ids and ever older ones
-   * first, then the heights between the common one and the next probe, until it is exact.
-   */
-  private async findCommonBlock(client: PeerClient, height: number): Promise<number | undefined> {
-    const blockIds = this.deps.chain.blockIds?.bind(this.deps.chain);
-    if (!blockIds) return undefined;
-    let heights = probeHeights(height);
-    for (;;) {
-      const ours = await blockIds(heights);
-      if (ours.length === 0) return undefined;
-      const answer = await client.request(
-        'getCommonBlocks',
-        { ids: ours.map((block) => block.id) },
-        commonBlocksResponseSchema,
-      );
-      const common = answer.common?.height;
-      if (common === undefined) return undefined;
-      const above = Math.min(...heights.filter((probe) => probe > common), height + 1);
-      if (above - common <= 1) return common;
-      heights = [];
-      for (
-        let probe = above - 1;
-        probe > common && heights.length < MAX_COMMON_BLOCK_IDS;
-        probe--
-      ) {
-        heights.push(probe);
-      }
-      heights.push(common);
-    }
-  }
-
-  /**
    * The pipeline: up to `parallelDownloads` batches in flight from different peers, applied
    * strictly in height order. Resolves with the reason it stopped early, if it did.
    */
   private async download(sources: readonly PeerOnChain[]): Promise<string | undefined> {
     const { chain, batchSize, parallelDownloads } = this.deps;
-    const size = Math.min(batchSize, MAX_BLOCKS_PER_REQUEST);
+    const size = Math.min(batchSize, MAX_BLOCKS_PER_REPLY);
+    const target = Math.max(...sources.map((peer) => peer.height));
+    const progress = new SyncProgress(this.deps.logger, chain.status().height, target);
     const inFlight = new Map<number, Promise<Batch>>();
     let nextToRequest = chain.status().height + 1;
     let turn = 0;
@@ -220,6 +185,7 @@ export class BlockSync {
         const stopped = await this.apply(batch);
         if (stopped) return stopped;
         height += batch.blocks.length;
+        progress.reached(height - 1);
         if (batch.blocks.length < batch.limit) {
           // Fewer than asked: the peer has no more, or it capped its answer in bytes (full
           // blocks). Ask peers that have them for the rest of this batch's range.
@@ -237,6 +203,7 @@ export class BlockSync {
         }
       }
     } finally {
+      progress.done(chain.status().height);
       await Promise.allSettled(inFlight.values());
     }
   }
@@ -260,24 +227,14 @@ export class BlockSync {
     return last;
   }
 
-  /** One batch; a peer's rate limit (429) is waited out and asked again, a few times. */
+  /** One batch; our client keeps under the peer's getBlocks limit (ARK: 1 per 2 s). */
   private async fetch(source: PeerClient, fromHeight: number, limit: number): Promise<Batch> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const blocks = await source.request(
-          'getBlocks',
-          { fromHeight, limit },
-          blocksResponseSchema,
-        );
-        return { source, blocks, limit };
-      } catch (error) {
-        if (isRateLimited(error) && attempt < RATE_LIMIT_RETRIES && !this.closed) {
-          await new Promise((resolve) => setTimeout(resolve, RATE_LIMIT_WAIT_MS));
-          continue;
-        }
-        this.deps.network.reportFailure(source, error);
-        return { source, blocks: [], limit, failure: `getBlocks from ${source.address} failed` };
-      }
+    try {
+      const blocks = await source.blocks(fromHeight, limit);
+      return { source, blocks, limit };
+    } catch (error) {
+      this.deps.network.reportFailure(source, error);
+      return { source, blocks: [], limit, failure: `getBlocks from ${source.address} failed` };
     }
   }
 
@@ -300,30 +257,10 @@ export class BlockSync {
   }
 }
 
-const RATE_LIMIT_RETRIES = 5;
-/** ARK 3.0's getBlocks limit is counted per second. */
-const RATE_LIMIT_WAIT_MS = 1_000;
-
-const isRateLimited = (error: unknown): boolean =>
-  error instanceof PeerResponseError && error.statusCode === 429;
-
 interface Batch {
   readonly source: PeerClient;
-  readonly blocks: readonly string[];
+  readonly blocks: readonly WireBlock[];
   /** Blocks asked for; fewer in `blocks` means the peer had no more or capped its answer. */
   readonly limit: number;
   readonly failure?: string;
-}
-
-/** Our last heights, then ever further back (1, 2, 4, 8 ... below), to find a common block fast. */
-export function probeHeights(height: number): number[] {
-  const heights: number[] = [];
-  for (let step = 0, back = 0; heights.length < MAX_COMMON_BLOCK_IDS; step++) {
-    const probe = height - back;
-    if (probe < 1) break;
-    heights.push(probe);
-    back = step < 4 ? back + 1 : back * 2;
-  }
-  if (heights.at(-1) !== 1 && heights.length < MAX_COMMON_BLOCK_IDS) heights.push(1);
-  return heights;
 }

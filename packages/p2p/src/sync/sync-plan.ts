@@ -1,6 +1,6 @@
 import type { BlockHeader } from '../chain-port.js';
 import type { PeerClient } from '../peers/peer-client.js';
-import { commonBlocksResponseSchema, type StatusResponse } from '../protocol/messages.js';
+import type { StatusReply } from '../wire/messages.js';
 
 /** A peer as sync sees it: its height, and whether its chain holds our last block. */
 export interface PeerOnChain {
@@ -33,16 +33,13 @@ export function chooseSyncPlan(ourHeight: number, peers: readonly PeerOnChain[])
 /** Whether the peer's chain holds our last block (ARK 3.0's fork test), by its status first. */
 export async function onOurChain(
   client: PeerClient,
-  status: StatusResponse,
+  status: StatusReply,
   ours: BlockHeader,
 ): Promise<boolean> {
-  if (status.height < ours.height) return false;
-  if (status.height === ours.height) return status.header.id === ours.id;
-  if (status.height === ours.height + 1) return status.header.previousBlock === ours.id;
-  const answer = await client.request(
-    'getCommonBlocks',
-    { ids: [ours.id] },
-    commonBlocksResponseSchema,
-  );
+  const { height, header } = status.state;
+  if (height < ours.height) return false;
+  if (height === ours.height) return header.id === ours.id;
+  if (height === ours.height + 1) return header.previousBlock === ours.id;
+  const answer = await client.commonBlocks([ours.id]);
   return answer.common?.id === ours.id;
 }

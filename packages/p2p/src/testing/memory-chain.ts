@@ -3,29 +3,38 @@ import type {
   BlockHeader,
   BlockReference,
   BlockVerdict,
+  ChainBlock,
   ChainPort,
   ChainStatus,
+  HeaderCheck,
+  IncomingBlock,
+  NetworkIdentity,
   PeerAddress,
   TransactionsVerdict,
 } from '../chain-port.js';
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** The made-up "signature" of a header: anyone can forge it, which is what tests need. */
+export const signatureOf = (id: string): string => sha256(`signed:${id}`);
 
 /**
  * A ChainPort over an in-memory list of made-up blocks, standing in for the ledger (`@lni/state`)
- * in this package's tests. Blocks travel as the hex of their JSON header: a posted block that
- * decodes to a header is taken only when it follows our last block, as a ledger would. Other hex
- * is taken as "some next block" (a block is "invalid" when its hex starts with `dead`).
- * `branch` gives the blocks appended later other ids, to build forks.
+ * in this package's tests. A posted block travels as the JSON of its header: it is taken only
+ * when it follows our last block, as a ledger would. Other bytes are taken as "some next block";
+ * bytes starting with `dead` are an invalid block. `branch` gives the blocks appended later
+ * other ids, to build forks. A header is authentic when its signature is `signatureOf(id)`.
  */
 export class MemoryChain implements ChainPort {
-  readonly network: { readonly name: string; readonly nethash: string };
+  readonly network: NetworkIdentity;
   readonly headers: BlockHeader[] = [];
   readonly received: { kind: 'block' | 'transactions'; from: PeerAddress; payload: unknown }[] = [];
   /** Heights we were rolled back to, in order. */
   readonly reverts: number[] = [];
   /** Milliseconds each accepted block takes, to make sync measurable. */
   applyDelayMs = 0;
+  /** Transactions each served block carries (made-up bytes), to exercise the packing. */
+  transactionsPerBlock = 0;
 
   constructor(
     options: {
@@ -39,6 +48,10 @@ export class MemoryChain implements ChainPort {
     this.network = {
       name: 'testnet',
       nethash: options.nethash ?? options.base?.network.nethash ?? sha256('testnet'),
+      explorer: 'http://127.0.0.1:4200',
+      token: 'ARK',
+      symbol: 'TѦ',
+      version: 23,
     };
     const height = options.height ?? 1;
     if (options.base) this.headers.push(...options.base.headers.slice(0, height));
@@ -47,11 +60,15 @@ export class MemoryChain implements ChainPort {
 
   status(): ChainStatus {
     const header = this.headers[this.headers.length - 1] as BlockHeader;
-    return { height: header.height, header };
+    return { height: header.height, header, forgingAllowed: true, currentSlot: header.height };
   }
 
   get height(): number {
     return this.headers.length;
+  }
+
+  roundLength(): number {
+    return 51;
   }
 
   /** Appends `count` made-up blocks; a `branch` gives them ids no other branch has. */
@@ -59,8 +76,15 @@ export class MemoryChain implements ChainPort {
     for (let i = 0; i < count; i++) this.headers.push(this.nextHeader(branch));
   }
 
-  async blocksFrom(height: number, limit: number): Promise<readonly string[]> {
-    return this.headers.slice(height - 1, height - 1 + limit).map(encodeBlock);
+  async blocksFrom(
+    height: number,
+    limit: number,
+    { headersOnly }: { readonly headersOnly: boolean; readonly maxBytes: number },
+  ): Promise<readonly ChainBlock[]> {
+    return this.headers.slice(height - 1, height - 1 + limit).map((header) => ({
+      header,
+      transactions: headersOnly ? [] : this.transactionsOf(header),
+    }));
   }
 
   async commonBlock(ids: readonly string[]): Promise<BlockReference | undefined> {
@@ -76,15 +100,24 @@ export class MemoryChain implements ChainPort {
       .map(({ id, height }) => ({ id, height }));
   }
 
+  async checkHeader(header: BlockHeader): Promise<HeaderCheck> {
+    return header.blockSignature === signatureOf(header.id)
+      ? { valid: true }
+      : { valid: false, reason: 'bad signature' };
+  }
+
   async revertTo(height: number): Promise<void> {
     this.reverts.push(height);
     this.headers.length = Math.min(this.headers.length, height);
   }
 
-  async acceptBlock(blockHex: string, from: PeerAddress): Promise<BlockVerdict> {
-    this.received.push({ kind: 'block', from, payload: blockHex });
-    if (blockHex.startsWith('dead')) return { status: 'invalid', reason: 'bad signature' };
-    const header = decodeBlock(blockHex);
+  async acceptBlock(block: IncomingBlock, from: PeerAddress): Promise<BlockVerdict> {
+    const serialized = 'serialized' in block ? block.serialized : undefined;
+    this.received.push({ kind: 'block', from, payload: serialized ?? block });
+    if (serialized?.toString('hex').startsWith('dead')) {
+      return { status: 'invalid', reason: 'bad signature' };
+    }
+    const header = serialized ? decodeBlock(serialized) : (block as ChainBlock).header;
     if (!header) {
       this.headers.push(this.nextHeader());
       return { status: 'accepted' };
@@ -100,49 +133,57 @@ export class MemoryChain implements ChainPort {
   }
 
   async acceptTransactions(
-    transactionsHex: readonly string[],
+    transactions: readonly Buffer[],
     from: PeerAddress,
   ): Promise<TransactionsVerdict> {
-    this.received.push({ kind: 'transactions', from, payload: transactionsHex });
-    return { accepted: transactionsHex.map((hex) => sha256(hex)), invalid: [] };
+    this.received.push({ kind: 'transactions', from, payload: transactions });
+    return { accepted: transactions.map((bytes) => sha256(bytes)), invalid: [] };
   }
 
   /** A block that would follow our last one, not yet applied (what a forger would post). */
-  nextBlock(branch?: string): string {
+  nextBlock(branch?: string): Buffer {
     return encodeBlock(this.nextHeader(branch));
+  }
+
+  private transactionsOf(header: BlockHeader): Buffer[] {
+    return Array.from({ length: this.transactionsPerBlock }, (_, index) =>
+      Buffer.from(sha256(`${header.id}:${index}`).repeat(3), 'hex'),
+    );
   }
 
   private nextHeader(branch?: string): BlockHeader {
     const previous = this.headers.at(-1);
     const height = (previous?.height ?? 0) + 1;
     const seed = branch === undefined ? `${this.network.nethash}:${height}` : `${branch}:${height}`;
+    const id = sha256(seed);
     return {
-      id: sha256(seed),
+      id,
       height,
       version: 0,
       timestamp: height * 8,
       previousBlock: previous?.id ?? null,
-      numberOfTransactions: 0,
+      numberOfTransactions: this.transactionsPerBlock,
       totalAmount: '0',
       totalFee: '0',
       reward: '200000000',
       payloadLength: 0,
       payloadHash: sha256(''),
-      generatorPublicKey: `02${sha256(seed + ':generator')}`,
+      generatorPublicKey: `02${sha256(`${seed}:generator`)}`,
+      blockSignature: signatureOf(id),
     };
   }
 }
 
-const encodeBlock = (header: BlockHeader): string =>
-  Buffer.from(JSON.stringify(header)).toString('hex');
+const encodeBlock = (header: BlockHeader): Buffer => Buffer.from(JSON.stringify(header));
 
-function decodeBlock(hex: string): BlockHeader | undefined {
+function decodeBlock(bytes: Buffer): BlockHeader | undefined {
+  let value: Partial<BlockHeader>;
   try {
-    const value = JSON.parse(Buffer.from(hex, 'hex').toString('utf8')) as Partial<BlockHeader>;
-    return typeof value.id === 'string' && typeof value.height === 'number'
-      ? (value as BlockHeader)
-      : undefined;
+    value = JSON.parse(bytes.toString('utf8')) as Partial<BlockHeader>;
   } catch {
-    return undefined;
+    return undefined; // not one of our made-up blocks: "some next block"
   }
+  return typeof value.id === 'string' && typeof value.height === 'number'
+    ? (value as BlockHeader)
+    : undefined;
 }

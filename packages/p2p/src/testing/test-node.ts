@@ -30,6 +30,8 @@ export const relaxedLimits = {
       getPeers: { points: 100, durationSeconds: 1 },
     },
   },
+  redial: { minSeconds: 0.2, maxSeconds: 2 },
+  minimumNetworkReach: 1,
 };
 
 /**

@@ -17,3 +17,20 @@ export interface BlockStore {
   /** The last block `generatorPublicKey` forged below `height` (a delegate's lastBlock on revert). */
   lastForgedBy(generatorPublicKey: string, belowHeight: number): Promise<LastBlock | undefined>;
 }
+
+/** A stored block as peers download it: its header, and its transactions' wire bytes. */
+export interface StoredWireBlock {
+  /** The header, without transactions. */
+  readonly block: FullBlock;
+  readonly transactions: readonly Buffer[];
+}
+
+/** What p2p's getBlocks reads: stored bytes as they are, nothing parsed and written again. */
+export interface WireBlockSource {
+  /** Blocks `from <= height <= to`, ascending; transactions only when asked for. */
+  wireBlocksInRange(
+    from: number,
+    to: number,
+    withTransactions: boolean,
+  ): Promise<StoredWireBlock[]>;
+}

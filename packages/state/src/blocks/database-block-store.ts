@@ -14,7 +14,7 @@ import type {
   StoredTransaction,
 } from '@lni/database';
 import type { LastBlock } from '../wallets/wallet.js';
-import type { BlockStore, FullBlock } from './block-store.js';
+import type { BlockStore, FullBlock, StoredWireBlock, WireBlockSource } from './block-store.js';
 
 export interface DatabaseBlockStoreDeps {
   readonly database: DatabaseConnection;
@@ -22,7 +22,7 @@ export interface DatabaseBlockStoreDeps {
 }
 
 /** The BlockStore on @lni/database: transactions travel as their serialized bytes. */
-export class DatabaseBlockStore implements BlockStore {
+export class DatabaseBlockStore implements BlockStore, WireBlockSource {
   readonly #database: DatabaseConnection;
   readonly #storage: Service<BlockStorage>;
 
@@ -55,6 +55,32 @@ export class DatabaseBlockStore implements BlockStore {
       else byHeight.set(tx.blockHeight, [tx]);
     }
     return blocks.map((block) => withTransactions(block, byHeight.get(block.height) ?? []));
+  }
+
+  async wireBlocksInRange(
+    from: number,
+    to: number,
+    withTransactions: boolean,
+  ): Promise<StoredWireBlock[]> {
+    const [blocks, transactions] = await Promise.all([
+      this.#storage.getBlocksByHeightRange(from, to),
+      withTransactions ? this.#storage.getSerializedTransactionsByHeightRange(from, to) : [],
+    ]);
+    const byHeight = new Map<number, Buffer[]>();
+    for (const tx of transactions) {
+      const bytes = Buffer.from(
+        tx.serialized.buffer,
+        tx.serialized.byteOffset,
+        tx.serialized.byteLength,
+      );
+      const list = byHeight.get(tx.blockHeight);
+      if (list) list.push(bytes);
+      else byHeight.set(tx.blockHeight, [bytes]);
+    }
+    return blocks.map((block) => ({
+      block: { ...block },
+      transactions: byHeight.get(block.height) ?? [],
+    }));
   }
 
   save(block: FullBlock): Promise<void> {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   delegateRegistration,
-  deserializeBlock,
   multiPayment,
   serializeFullBlock,
   serializeTransaction,
@@ -25,6 +24,7 @@ import { openTestStore } from '../blocks/__fixtures__/test-database.js';
 import { poolOptions } from '../pool/pool-options.js';
 import { TransactionPool } from '../pool/transaction-pool.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
+import { RoundKeeper } from '../ledger/round-keeper.js';
 import { LedgerChainPort } from './ledger-chain-port.js';
 import { StateConsistencyError, StateRebuilder } from './state-rebuilder.js';
 
@@ -48,10 +48,16 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
   let live: ReturnType<typeof testProcessor>;
   let afterGenesis: ReturnType<typeof snapshot>;
   const blocks: FullBlock[] = [];
+  /** What the chain port reads besides the processor: the slot clock and the network. */
+  let identity: Pick<ConstructorParameters<typeof LedgerChainPort>[0], 'roundKeeper' | 'network'>;
 
   beforeAll(async () => {
     db = await openTestStore();
     live = testProcessor(network, db.store);
+    identity = {
+      roundKeeper: new RoundKeeper({ wallets: live.wallets, milestones: network.milestones }),
+      network: network.generated.network,
+    };
     await live.processor.process(network.genesis);
     afterGenesis = snapshot(live.wallets);
     const next = random(42);
@@ -162,7 +168,7 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
       transactionPool: pool,
       blockStore: db.store,
       milestones: network.milestones,
-      networkIdentity: { name: 'chaintest', nethash: network.genesis.payloadHash },
+      ...identity,
       logger,
     });
     const tip = live.processor.lastBlock as FullBlock;
@@ -177,22 +183,34 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
       transactionPool: pool,
       blockStore: db.store,
       milestones: network.milestones,
-      networkIdentity: { name: 'chaintest', nethash: network.genesis.payloadHash },
+      ...identity,
       logger,
-      maxBytesPerRequest: 1,
     });
-    expect(await capped.blocksFrom(5, 3)).toHaveLength(1);
-    const served = await port.blocksFrom(5, 3);
-    expect(
-      served.map((hex) => deserializeBlock(Buffer.from(hex, 'hex'), network.milestones)),
-    ).toEqual(blocks.slice(3, 6));
+    expect(await capped.blocksFrom(5, 3, { headersOnly: false, maxBytes: 1 })).toHaveLength(1);
+    const served = await port.blocksFrom(5, 3, { headersOnly: false, maxBytes: 1_000_000 });
+    expect(served.map((block) => block.header.id)).toEqual(blocks.slice(3, 6).map((b) => b.id));
+    expect(served.map((block) => block.transactions)).toEqual(
+      blocks.slice(3, 6).map((b) => (b.transactions ?? []).map((tx) => serializeTransaction(tx))),
+    );
+    const headers = await port.blocksFrom(5, 3, { headersOnly: true, maxBytes: 1 });
+    expect(headers.map((block) => [block.header.height, block.transactions.length])).toEqual([
+      [5, 0],
+      [6, 0],
+      [7, 0],
+    ]);
+    // A block served in parts (getBlocks) is taken back whole: the header and the bytes agree.
+    expect(await port.acceptBlock(served[0]!, { ip: '10.0.0.1' })).toEqual({ status: 'known' });
+    expect(await port.checkHeader(served[2]!.header)).toEqual({ valid: true });
+    const tampered = { ...served[2]!.header, id: served[1]!.header.id, height: 9_999 };
+    expect(await port.checkHeader(tampered)).toMatchObject({ valid: false });
     expect(await port.commonBlock(['nope', blocks[4]!.id, blocks[2]!.id])).toEqual({
       id: blocks[4]!.id,
       height: 6,
     });
 
-    const hexOf = (block: FullBlock) =>
-      serializeFullBlock(block, network.milestones).toString('hex');
+    const hexOf = (block: FullBlock) => ({
+      serialized: serializeFullBlock(block, network.milestones),
+    });
     expect(await port.acceptBlock(hexOf(blocks[3]!), { ip: '10.0.0.1' })).toEqual({
       status: 'known',
     });
@@ -205,12 +223,14 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
       ip: '10.0.0.1',
     });
     expect(bad).toMatchObject({ status: 'invalid', reason: expect.stringContaining('generator') });
-    expect(await port.acceptBlock('00ff', { ip: '10.0.0.1' })).toMatchObject({ status: 'invalid' });
+    expect(
+      await port.acceptBlock({ serialized: Buffer.from('00ff', 'hex') }, { ip: '10.0.0.1' }),
+    ).toMatchObject({ status: 'invalid' });
 
     const aliceNonce = live.wallets.get(addressOf(ALICE))?.nonce as bigint;
     const tx = transferOf(ALICE, addressOf(BOB), 5n, aliceNonce + 1n);
     const verdict = await port.acceptTransactions(
-      [serializeTransaction(tx).toString('hex'), 'zz'],
+      [serializeTransaction(tx), Buffer.from('0102', 'hex')],
       { ip: '10.0.0.1' },
     );
     expect(verdict.accepted).toEqual([tx.id]);
@@ -235,16 +255,20 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
       transactionPool: pool,
       blockStore: db.store,
       milestones: network.milestones,
-      networkIdentity: { name: 'chaintest', nethash: network.genesis.payloadHash },
+      ...identity,
       logger,
     });
     const submitted: string[][] = [];
-    const unsubscribe = port.onSubmittedTransactions((hex) => submitted.push([...hex]));
+    const unsubscribe = port.onSubmittedTransactions((bytes) =>
+      submitted.push(bytes.map((tx) => tx.toString('hex'))),
+    );
     const nonce = live.wallets.get(addressOf(ALICE))?.nonce as bigint;
     const fromPeer = transferOf(ALICE, addressOf(BOB), 6n, nonce + 1n);
     const fromApi = transferOf(ALICE, addressOf(BOB), 7n, nonce + 2n);
     const hexOf = (tx: TransactionData) => serializeTransaction(tx).toString('hex');
-    const verdict = await port.acceptTransactions([hexOf(fromPeer)], { ip: '10.0.0.3' });
+    const verdict = await port.acceptTransactions([serializeTransaction(fromPeer)], {
+      ip: '10.0.0.3',
+    });
     expect(verdict.accepted).toEqual([fromPeer.id]);
     expect((await pool.add([fromApi])).accepted).toEqual([fromApi.id]);
     expect(submitted).toEqual([[hexOf(fromApi)]]);
@@ -266,7 +290,7 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
       }),
       blockStore: db.store,
       milestones: network.milestones,
-      networkIdentity: { name: 'chaintest', nethash: network.genesis.payloadHash },
+      ...identity,
       logger,
     });
     const tip = live.processor.lastBlock as FullBlock;
@@ -286,8 +310,10 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
     expect(await port.blockIds([141, 140])).toEqual([{ id: blocks[138]!.id, height: 140 }]);
     // The blocks reverted can be applied again: state went back exactly to height 140.
     for (const block of blocks.slice(139)) {
-      const hex = serializeFullBlock(block, network.milestones).toString('hex');
-      expect(await port.acceptBlock(hex, { ip: '10.0.0.2' })).toEqual({ status: 'accepted' });
+      const serialized = serializeFullBlock(block, network.milestones);
+      expect(await port.acceptBlock({ serialized }, { ip: '10.0.0.2' })).toEqual({
+        status: 'accepted',
+      });
     }
     expect(port.status().height).toBe(150);
   });

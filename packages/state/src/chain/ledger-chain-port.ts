@@ -1,34 +1,49 @@
-import { deserializeBlock, serializeFullBlock, type Milestones } from '@lni/crypto';
+import {
+  BlockDeserializationError,
+  blockId,
+  DeserializationError,
+  deserializeBlock,
+  deserializeTransaction,
+  verifyBlockSignature,
+  type BlockData,
+  type Milestones,
+  type NetworkConfig,
+  type TransactionData,
+} from '@lni/crypto';
 import { KernelError, type Logger } from '@lni/kernel';
 import type {
   BlockHeader,
   BlockReference,
   BlockVerdict,
+  ChainBlock,
   ChainPort,
   ChainStatus,
+  HeaderCheck,
+  IncomingBlock,
+  NetworkIdentity,
   PeerAddress,
   TransactionsVerdict,
-} from '@lni/p2p';
+} from '@lni/p2p/wire';
 import { BlockRejectedError } from '../blocks/block-rejected-error.js';
 import type { BlockProcessor } from '../blocks/block-processor.js';
-import type { BlockStore, FullBlock } from '../blocks/block-store.js';
+import type { BlockStore, FullBlock, WireBlockSource } from '../blocks/block-store.js';
+import type { RoundKeeper } from '../ledger/round-keeper.js';
 import type { TransactionPool } from '../pool/transaction-pool.js';
 
 export interface LedgerChainPortDeps {
   readonly blockProcessor: BlockProcessor;
   readonly transactionPool: TransactionPool;
-  readonly blockStore: BlockStore;
+  readonly blockStore: BlockStore & WireBlockSource;
+  /** Slots and elected rounds: the node's RoundKeeper. */
+  readonly roundKeeper: Pick<RoundKeeper, 'slots' | 'slotOf' | 'slotTime' | 'electedFor'>;
   readonly milestones: Milestones;
-  readonly networkIdentity: { readonly name: string; readonly nethash: string };
+  readonly network: NetworkConfig['network'];
   readonly logger: Logger;
   /** Most blocks served per blocksFrom call, whatever a peer asks. */
   readonly maxBlocksPerRequest?: number;
-  /** Most hex characters served per blocksFrom call (always at least one block). */
-  readonly maxBytesPerRequest?: number;
+  readonly now?: () => number;
 }
 
-/** Hex served per getBlocks answer: well under p2p's message limit, quick to send. */
-const DEFAULT_MAX_BYTES_PER_REQUEST = 4 * 1024 * 1024;
 /** Blocks read from storage at a time while filling an answer. */
 const READ_CHUNK = 25;
 
@@ -57,38 +72,72 @@ const MISBEHAVIOUR = new Set([
   'duplicateTransaction',
 ]);
 
-/** The ledger as p2p sees it (registered as `p2pChain`); blocks and transactions travel as hex. */
+/** The ledger as p2p sees it (registered as `p2pChain`). */
 export class LedgerChainPort implements ChainPort {
-  readonly network: { readonly name: string; readonly nethash: string };
+  readonly network: NetworkIdentity;
   readonly #deps: LedgerChainPortDeps;
 
   constructor(deps: LedgerChainPortDeps) {
     this.#deps = deps;
-    this.network = deps.networkIdentity;
+    const { name, nethash, client, pubKeyHash } = deps.network;
+    this.network = {
+      name,
+      nethash,
+      explorer: client.explorer,
+      token: client.token,
+      symbol: client.symbol,
+      version: pubKeyHash,
+    };
   }
 
   status(): ChainStatus {
     const last = this.#deps.blockProcessor.lastBlock;
     if (!last) throw new KernelError('ERR_CHAIN_EMPTY', 'the chain has no genesis block yet');
-    return { height: last.height, header: headerOf(last) };
+    const { roundKeeper, milestones } = this.#deps;
+    const height = last.height + 1;
+    const timestamp = roundKeeper.slots.getTime(this.#deps.now?.() ?? Date.now());
+    const currentSlot = roundKeeper.slotOf(timestamp, height);
+    const slotStart = roundKeeper.slotTime(currentSlot, height);
+    return {
+      height: last.height,
+      header: headerOf(last),
+      // ARK's forgingStatus: the first half of the current slot.
+      forgingAllowed: timestamp < slotStart + Math.floor(milestones.at(height).blocktime / 2),
+      currentSlot,
+    };
   }
 
-  async blocksFrom(height: number, limit: number): Promise<readonly string[]> {
+  roundLength(): number {
+    const last = this.#deps.blockProcessor.lastBlock;
+    return this.#deps.milestones.at(last?.height ?? 1).activeDelegates;
+  }
+
+  minimumPeerVersions(height: number): readonly string[] {
+    const p2p = this.#deps.milestones.at(height)['p2p'] as
+      { readonly minimumVersions?: unknown } | undefined;
+    const ranges = p2p?.minimumVersions;
+    return Array.isArray(ranges) ? ranges.filter((range) => typeof range === 'string') : [];
+  }
+
+  async blocksFrom(
+    height: number,
+    limit: number,
+    { headersOnly, maxBytes }: { readonly headersOnly: boolean; readonly maxBytes: number },
+  ): Promise<readonly ChainBlock[]> {
     const count = Math.max(0, Math.min(limit, this.#deps.maxBlocksPerRequest ?? 400));
     if (count === 0 || height < 1) return [];
     // Full blocks can be megabytes each: read a few at a time and stop at the byte budget (at
     // least one block), so the answer fits a message and arrives within a request's timeout.
-    const budget = this.#deps.maxBytesPerRequest ?? DEFAULT_MAX_BYTES_PER_REQUEST;
-    const served: string[] = [];
+    const served: ChainBlock[] = [];
     let bytes = 0;
     for (let from = height; from < height + count; from += READ_CHUNK) {
       const to = Math.min(from + READ_CHUNK, height + count) - 1;
-      const blocks = await this.#deps.blockStore.blocksInRange(from, to);
-      for (const block of blocks) {
-        const hex = serializeFullBlock(block, this.#deps.milestones).toString('hex');
-        if (served.length > 0 && bytes + hex.length > budget) return served;
-        served.push(hex);
-        bytes += hex.length;
+      const blocks = await this.#deps.blockStore.wireBlocksInRange(from, to, !headersOnly);
+      for (const { block, transactions } of blocks) {
+        const size = transactions.reduce((sum, tx) => sum + tx.byteLength, 0);
+        if (served.length > 0 && bytes + size > maxBytes) return served;
+        served.push({ header: headerOf(block), transactions });
+        bytes += size;
       }
       if (blocks.length < to - from + 1) break;
     }
@@ -99,8 +148,9 @@ export class LedgerChainPort implements ChainPort {
     let best: BlockReference | undefined;
     for (const id of ids) {
       const block = await this.#deps.blockStore.blockById(id);
-      if (block && (!best || block.height > best.height))
+      if (block && (!best || block.height > best.height)) {
         best = { id: block.id, height: block.height };
+      }
     }
     return best;
   }
@@ -112,15 +162,36 @@ export class LedgerChainPort implements ChainPort {
       .sort((a, b) => a - b);
     // Probes are the last heights then ever further back: read each run of consecutive heights
     // with one query, never the whole span between the oldest probe and the tip.
-    const blocks: FullBlock[] = [];
+    const byHeight = new Map<number, string>();
     for (const [from, to] of consecutiveRuns(wanted)) {
-      blocks.push(...(await this.#deps.blockStore.blocksInRange(from, to)));
+      for (const { block } of await this.#deps.blockStore.wireBlocksInRange(from, to, false)) {
+        byHeight.set(block.height, block.id);
+      }
     }
-    const byHeight = new Map(blocks.map((block) => [block.height, block.id]));
     return heights.flatMap((height) => {
       const id = byHeight.get(height);
       return id === undefined ? [] : [{ id, height }];
     });
+  }
+
+  async checkHeader(header: BlockHeader): Promise<HeaderCheck> {
+    const [ours] = await this.blockIds([header.height]);
+    if (ours?.id === header.id) return { valid: true };
+    // The genesis block is configuration: a peer's height-1 block is ours or not the network's.
+    if (header.height === 1) return { valid: false, reason: 'another genesis block' };
+    const block = blockOfHeader(header);
+    const { milestones, roundKeeper } = this.#deps;
+    if (blockId(block, milestones) !== header.id) {
+      return { valid: false, reason: `id ${header.id} is not the header's` };
+    }
+    if (!verifyBlockSignature(block, milestones)) {
+      return { valid: false, reason: 'the signature is not the generator’s' };
+    }
+    const elected = roundKeeper.electedFor(header.height);
+    if (elected && !elected.order.includes(header.generatorPublicKey)) {
+      return { valid: false, reason: `its generator is not a delegate of round ${elected.round}` };
+    }
+    return { valid: true };
   }
 
   /** The reverted blocks' transactions return to the pool through the `block.reverted` event. */
@@ -128,12 +199,18 @@ export class LedgerChainPort implements ChainPort {
     await this.#deps.blockProcessor.revertTo(height);
   }
 
-  async acceptBlock(blockHex: string, from: PeerAddress): Promise<BlockVerdict> {
+  async acceptBlock(incoming: IncomingBlock, from: PeerAddress): Promise<BlockVerdict> {
     let block: FullBlock;
     try {
-      block = deserializeBlock(Buffer.from(blockHex, 'hex'), this.#deps.milestones);
+      block =
+        'serialized' in incoming
+          ? deserializeBlock(incoming.serialized, this.#deps.milestones)
+          : {
+              ...blockOfHeader(incoming.header),
+              transactions: incoming.transactions.map((bytes) => deserializeTransaction(bytes)),
+            };
     } catch (error) {
-      return { status: 'invalid', reason: `malformed: ${(error as Error).message}` };
+      return this.unreadable(error, from);
     }
     const last = this.#deps.blockProcessor.lastBlock;
     if (last && block.height <= last.height) {
@@ -162,18 +239,18 @@ export class LedgerChainPort implements ChainPort {
   }
 
   /** Transactions submitted to this node (the API), for p2p to pass on to its peers. */
-  onSubmittedTransactions(listener: (transactionsHex: readonly string[]) => void): () => void {
+  onSubmittedTransactions(listener: (transactions: readonly Buffer[]) => void): () => void {
     return this.#deps.transactionPool.onAccepted((serialized, origin) => {
-      if (origin === 'submitted') listener(serialized.map((bytes) => bytes.toString('hex')));
+      if (origin === 'submitted') listener(serialized);
     });
   }
 
   async acceptTransactions(
-    transactionsHex: readonly string[],
+    transactions: readonly Buffer[],
     _from: PeerAddress,
   ): Promise<TransactionsVerdict> {
     const result = await this.#deps.transactionPool.addSerialized(
-      transactionsHex,
+      transactions.map((bytes) => bytes.toString('hex')),
       undefined,
       'peer',
     );
@@ -184,6 +261,26 @@ export class LedgerChainPort implements ChainPort {
         reason: `${r.reason}: ${r.message}`,
       })),
     };
+  }
+
+  /**
+   * A block we cannot read. Transactions of a type we do not know (ARK's magistrate types, on
+   * its own networks) are refused with a line naming the type, without blaming the sender;
+   * other flaws mean the sender altered or invented the block.
+   */
+  private unreadable(error: unknown, from: PeerAddress): BlockVerdict {
+    const cause = error instanceof BlockDeserializationError ? error.cause : error;
+    if (cause instanceof DeserializationError && cause.reason === 'unknown-type') {
+      this.#deps.logger.warn(
+        { peer: from.ip, detail: cause.message },
+        'Block refused: it holds a transaction type this node does not know',
+      );
+      return { status: 'rejected', reason: `unknown transaction type: ${cause.message}` };
+    }
+    if (error instanceof BlockDeserializationError || error instanceof DeserializationError) {
+      return { status: 'invalid', reason: `malformed: ${error.message}` };
+    }
+    throw error;
   }
 }
 
@@ -202,6 +299,25 @@ function headerOf(block: FullBlock): BlockHeader {
     payloadHash: block.payloadHash,
     generatorPublicKey: block.generatorPublicKey,
     blockSignature: block.blockSignature,
+  };
+}
+
+/** A peer's header as the crypto package reads blocks (amounts as bigint). */
+function blockOfHeader(header: BlockHeader): BlockData<TransactionData> {
+  return {
+    id: header.id,
+    version: header.version,
+    timestamp: header.timestamp,
+    height: header.height,
+    previousBlock: header.previousBlock,
+    numberOfTransactions: header.numberOfTransactions,
+    totalAmount: BigInt(header.totalAmount),
+    totalFee: BigInt(header.totalFee),
+    reward: BigInt(header.reward),
+    payloadLength: header.payloadLength,
+    payloadHash: header.payloadHash,
+    generatorPublicKey: header.generatorPublicKey,
+    blockSignature: header.blockSignature,
   };
 }
 

@@ -15,6 +15,7 @@ import {
 import { openTestStore } from '../blocks/__fixtures__/test-database.js';
 import { poolOptions } from '../pool/pool-options.js';
 import { TransactionPool } from '../pool/transaction-pool.js';
+import { RoundKeeper } from '../ledger/round-keeper.js';
 import { LedgerChainPort } from './ledger-chain-port.js';
 
 const logger = createLogger({ level: 'fatal' });
@@ -22,7 +23,7 @@ const network = testNetwork();
 type Store = Awaited<ReturnType<typeof openTestStore>>;
 
 /** A node's ledger on its own PostgreSQL database, as the state plugin wires it. */
-function ledger(db: Store, maxBytesPerRequest?: number) {
+function ledger(db: Store) {
   const { wallets, processor } = testProcessor(network, db.store);
   const port = new LedgerChainPort({
     blockProcessor: processor,
@@ -35,10 +36,10 @@ function ledger(db: Store, maxBytesPerRequest?: number) {
       logger,
     }),
     blockStore: db.store,
+    roundKeeper: new RoundKeeper({ wallets, milestones: network.milestones }),
     milestones: network.milestones,
-    networkIdentity: { name: 'chaintest', nethash: network.genesis.payloadHash },
+    network: network.generated.network,
     logger,
-    ...(maxBytesPerRequest !== undefined && { maxBytesPerRequest }),
   });
   return { wallets, processor, port };
 }
@@ -76,8 +77,7 @@ describe('ledger sync over p2p: a partition heals', () => {
 
   beforeAll(async () => {
     dbs.push(await openTestStore(), await openTestStore());
-    // One block per getBlocks answer (the byte budget), as with full blocks: sync must ask on.
-    a = ledger(dbs[0]!, 1);
+    a = ledger(dbs[0]!);
     b = ledger(dbs[1]!);
     for (const node of [a, b]) await node.processor.process(network.genesis);
     common = await extend(a, 4, 1, ALICE);
@@ -95,7 +95,11 @@ describe('ledger sync over p2p: a partition heals', () => {
     const forkPoint = common.at(-1)!.height;
     expect(b.processor.lastBlock?.height).toBe(forkPoint + 3);
     expect(b.processor.lastBlock?.id).not.toBe(longer[2]!.id);
-    const serving = await startTestNode({ chain: a.port as unknown as MemoryChain });
+    // One block per getBlocks answer (the byte budget), as with full blocks: sync must ask on.
+    const serving = await startTestNode({
+      chain: a.port as unknown as MemoryChain,
+      options: { sync: { enabled: false, maxBytesPerReply: 1 } },
+    });
     nodes.push(serving);
     const following = await startTestNode({
       chain: b.port as unknown as MemoryChain,

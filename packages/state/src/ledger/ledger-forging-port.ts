@@ -1,29 +1,30 @@
 import { serializeTransaction, type Milestones } from '@lni/crypto';
+import type { ForgingPort, ForgingRound, RoundDelegate } from '@lni/p2p/wire';
 import type { BlockProcessor } from '../blocks/block-processor.js';
 import { blockReward } from '../dpos/block-reward.js';
 import type { TransactionPool } from '../pool/transaction-pool.js';
+import type { WalletStore } from '../wallets/wallet-store.js';
 import type { RoundKeeper } from './round-keeper.js';
 
 /** The round and the next block's transactions, as a forger asks for them over P2P. */
-export class LedgerForgingPort {
+export class LedgerForgingPort implements ForgingPort {
   constructor(
     private readonly deps: {
       readonly blockProcessor: BlockProcessor;
       readonly roundKeeper: RoundKeeper;
       readonly transactionPool: TransactionPool;
+      readonly wallets: WalletStore;
       readonly milestones: Milestones;
       readonly now?: () => number;
     },
   ) {}
 
-  currentRound() {
+  currentRound(): ForgingRound {
     const { blockProcessor, roundKeeper, milestones } = this.deps;
     const last = blockProcessor.lastBlock;
     if (last === undefined) throw new Error('the ledger has no block yet');
     const height = last.height + 1;
-    const nowMs = this.deps.now?.() ?? Date.now();
-    const slots = roundKeeper.slots;
-    const timestamp = slots.getTime(nowMs);
+    const timestamp = roundKeeper.slots.getTime(this.deps.now?.() ?? Date.now());
     const slot = roundKeeper.slotOf(timestamp, height);
     const slotTimestamp = roundKeeper.slotTime(slot, height);
     const blocktime = milestones.at(height).blocktime;
@@ -37,10 +38,24 @@ export class LedgerForgingPort {
       // The first half of a slot, and only when the slot has no block yet.
       canForge:
         timestamp < slotTimestamp + Math.floor(blocktime / 2) && last.timestamp < slotTimestamp,
+      delegates: order.map((publicKey) => this.delegate(publicKey)),
       currentForger: at(slot),
       nextForger: at(slot + 1),
-      lastBlock: { id: last.id, height: last.height },
-      msUntilNextSlot: Math.max(0, slots.toUnixMs(slotTimestamp + blocktime) - nowMs),
+      lastBlock: {
+        id: last.id,
+        height: last.height,
+        version: last.version,
+        timestamp: last.timestamp,
+        previousBlock: last.previousBlock,
+        numberOfTransactions: last.numberOfTransactions,
+        totalAmount: last.totalAmount.toString(),
+        totalFee: last.totalFee.toString(),
+        reward: last.reward.toString(),
+        payloadLength: last.payloadLength,
+        payloadHash: last.payloadHash,
+        generatorPublicKey: last.generatorPublicKey,
+        blockSignature: last.blockSignature,
+      },
     };
   }
 
@@ -48,5 +63,23 @@ export class LedgerForgingPort {
     return this.deps.transactionPool
       .collect()
       .map((transaction) => serializeTransaction(transaction).toString('hex'));
+  }
+
+  poolSize(): number {
+    return this.deps.transactionPool.size;
+  }
+
+  private delegate(publicKey: string): RoundDelegate {
+    const wallet = this.deps.wallets.byPublicKey(publicKey);
+    const attributes = wallet?.attributes.delegate;
+    return {
+      publicKey,
+      address: wallet?.address ?? '',
+      username: attributes?.username ?? '',
+      balance: (wallet?.balance ?? 0n).toString(),
+      voteBalance: (attributes?.voteBalance ?? 0n).toString(),
+      nonce: (wallet?.nonce ?? 0n).toString(),
+      ...(attributes?.rank !== undefined && { rank: attributes.rank }),
+    };
   }
 }

@@ -1,0 +1,112 @@
+import type { EventBus, Logger } from '@lni/kernel';
+import type { ForgingPort, RoundDelegate } from '../forging/forging-port.js';
+import { RouteError } from '../transport/route-error.js';
+import {
+  emitEventRequestSchema,
+  type CurrentRoundReply,
+  type NetworkStateReply,
+  type RoundDelegateWallet,
+  type UnconfirmedTransactionsReply,
+} from '../wire/internal-messages.js';
+import { GRACEFUL_ERROR_STATUS, type InternalRoute } from '../wire/routes.js';
+
+export interface InternalHandlersDeps {
+  /** The ledger's forging data (`p2pForging`), resolved when a forger asks; undefined if none. */
+  readonly forging: () => ForgingPort | undefined;
+  readonly networkState: () => Promise<NetworkStateReply>;
+  /** A forger asks the relay to check its peers for new blocks now. */
+  readonly wakeSync: () => void;
+  readonly events: EventBus;
+  readonly logger: Logger;
+}
+
+/**
+ * The forger ↔ relay routes in ARK Core 3.x's JSON shapes: an ARK forger forges through us as
+ * it does through an ARK relay, and our forger reads the same shapes from either.
+ */
+export class InternalHandlers {
+  constructor(private readonly deps: InternalHandlersDeps) {}
+
+  async handle(route: InternalRoute, request: unknown): Promise<unknown> {
+    switch (route) {
+      case 'getCurrentRound':
+        return this.currentRound();
+      case 'getNetworkState':
+        return this.deps.networkState();
+      case 'getUnconfirmedTransactions':
+        return this.unconfirmedTransactions();
+      case 'syncBlockchain':
+        this.deps.wakeSync();
+        return true;
+      case 'emitEvent':
+        return this.emitEvent(request);
+    }
+  }
+
+  private async currentRound(): Promise<CurrentRoundReply> {
+    const round = await this.forgingPort().currentRound();
+    const wallets = round.delegates.map(toWallet);
+    const walletOf = (publicKey: string): RoundDelegateWallet =>
+      wallets.find((wallet) => wallet.publicKey === publicKey) ?? {
+        ...emptyWallet,
+        publicKey,
+      };
+    return {
+      current: round.round,
+      // ARK sends the milestone's reward as written there, usually a number.
+      reward:
+        round.reward <= BigInt(Number.MAX_SAFE_INTEGER)
+          ? Number(round.reward)
+          : String(round.reward),
+      timestamp: round.slotTimestamp,
+      delegates: wallets,
+      currentForger: walletOf(round.currentForger),
+      nextForger: walletOf(round.nextForger),
+      lastBlock: { ...round.lastBlock },
+      canForge: round.canForge,
+    };
+  }
+
+  private async unconfirmedTransactions(): Promise<UnconfirmedTransactionsReply> {
+    const port = this.forgingPort();
+    const transactions = [...(await port.transactionsForForging())];
+    return { poolSize: port.poolSize(), transactions };
+  }
+
+  private emitEvent(request: unknown): boolean {
+    const { error, value } = emitEventRequestSchema.validate(request);
+    if (error) throw new RouteError(400, `emitEvent: ${error.message}`);
+    this.deps.logger.debug({ event: value.event }, 'Forger event');
+    this.deps.events.emit('forger.event', { event: value.event, body: value.body });
+    return true;
+  }
+
+  private forgingPort(): ForgingPort {
+    const port = this.deps.forging();
+    // ARK answers 499 while its blockchain is not ready: a forger waits and asks again.
+    if (!port)
+      throw new RouteError(GRACEFUL_ERROR_STATUS, 'App is not ready: no ledger to forge on');
+    return port;
+  }
+}
+
+const emptyWallet = {
+  address: '',
+  balance: '0',
+  nonce: '0',
+  delegate: { username: '', voteBalance: '0' },
+};
+
+function toWallet(delegate: RoundDelegate): RoundDelegateWallet {
+  return {
+    address: delegate.address,
+    publicKey: delegate.publicKey,
+    balance: delegate.balance,
+    nonce: delegate.nonce,
+    delegate: {
+      username: delegate.username,
+      voteBalance: delegate.voteBalance,
+      ...(delegate.rank !== undefined && { rank: delegate.rank }),
+    },
+  };
+}
