@@ -160,12 +160,13 @@ export class ApiServer {
 }
 
 /**
- * Errors of other plugins that are not server faults: criteria the database refuses are the
- * client's (422); a database that does not answer is a temporary outage (503).
+ * Errors of other plugins that are not server faults: criteria the database or the wallet
+ * indexes refuse are the client's (422); a database that does not answer is a temporary
+ * outage (503).
  */
 function translateDomainError(error: Boom.Boom): Boom.Boom | undefined {
   const code = (error as Boom.Boom & { code?: unknown }).code;
-  if (code === 'ERR_DB_CRITERIA') return Boom.badData(error.message);
+  if (code === 'ERR_DB_CRITERIA' || code === 'ERR_WALLET_QUERY') return Boom.badData(error.message);
   if (code === 'ERR_DATABASE') return Boom.serverUnavailable(error.message);
   return undefined;
 }
