@@ -22,6 +22,14 @@ export interface WalletView {
   readonly attributes: { readonly delegate?: DelegateView };
 }
 
+/** The chain's last block, as much as the node and blockchain routes show of it. */
+export interface LastBlockView {
+  readonly id: string;
+  readonly height: number;
+  /** Seconds since the network epoch. */
+  readonly timestamp: number;
+}
+
 /** A confirmed transaction as storage returns it (epoch seconds of its block). */
 export interface TransactionView {
   readonly id: string;

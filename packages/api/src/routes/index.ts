@@ -53,7 +53,7 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   routes.push(
     ...nodeRoutes({
       network: () => (has('state') ? container.cradle.networkConfig : undefined),
-      height: () => (has('state') ? ledger().chainContext().height : 0),
+      lastBlock: () => (has('state') ? ledger().lastBlock() : undefined),
       peers: () => (has('p2p') ? container.resolve<PeerReader>('peerRepository') : undefined),
       poolLimits: () =>
         container.hasRegistration('poolLimits') ? container.cradle.poolLimits : undefined,

@@ -20,6 +20,7 @@ const ledger: LedgerReader = {
   supply: () => SUPPLY,
   // The tests change wallets in place between requests: no tip, so nothing is cached.
   tip: () => undefined,
+  lastBlock: () => ({ id: 'b10', height: 10, timestamp: 80 }),
   chainContext: () => ({
     height: 10,
     epochStart,
