@@ -325,8 +325,13 @@ describe.skipIf(postgresSkipReason)(
         '/api/wallets',
         '/api/delegates',
         '/api/votes',
+        '/api/locks',
+        `/api/wallets/${aliceAddress}/locks`,
+        '/api/delegates/forger/voters',
         '/api/node/fees',
       ];
+      // Names a lookup in a plain object would find on Object.prototype.
+      const inherited = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];
       const names = [
         'days',
         'amount',
@@ -355,6 +360,14 @@ describe.skipIf(postgresSkipReason)(
         'offset',
         'unknown',
         'addresses',
+        'lockId',
+        'isExpired',
+        ...inherited,
+        '__proto__.polluted',
+        'constructor.prototype.polluted',
+        'attributes.__proto__',
+        'asset.constructor',
+        'timestamp.prototype',
       ];
       const value = fc.oneof(
         fc.string({ maxLength: 30 }),
@@ -366,6 +379,12 @@ describe.skipIf(postgresSkipReason)(
           ',,',
           'amount:sideways',
           '%',
+          ...inherited,
+          'constructor:asc',
+          'toString:desc',
+          'forged.rewards:asc,__proto__',
+          '__proto__,forged.rewards:asc',
+          'balance:desc,constructor.prototype',
         ),
         fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
       );
@@ -382,6 +401,7 @@ describe.skipIf(postgresSkipReason)(
         ),
         { numRuns: 10_000 },
       );
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     }, 180_000);
 
     it('serves the network as loaded and the node status', async () => {
