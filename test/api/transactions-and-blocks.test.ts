@@ -122,6 +122,7 @@ const ledger: LedgerReader = {
   supply: () => 0n,
   // The chain stays at the third block: every chain route below is answered through the cache.
   tip: () => third.id,
+  lastBlock: () => third,
   chainContext: () => ({
     height: 3,
     epochStart: milestone.epoch,
@@ -324,8 +325,13 @@ describe.skipIf(postgresSkipReason)(
         '/api/wallets',
         '/api/delegates',
         '/api/votes',
+        '/api/locks',
+        `/api/wallets/${aliceAddress}/locks`,
+        '/api/delegates/forger/voters',
         '/api/node/fees',
       ];
+      // Names a lookup in a plain object would find on Object.prototype.
+      const inherited = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];
       const names = [
         'days',
         'amount',
@@ -354,6 +360,14 @@ describe.skipIf(postgresSkipReason)(
         'offset',
         'unknown',
         'addresses',
+        'lockId',
+        'isExpired',
+        ...inherited,
+        '__proto__.polluted',
+        'constructor.prototype.polluted',
+        'attributes.__proto__',
+        'asset.constructor',
+        'timestamp.prototype',
       ];
       const value = fc.oneof(
         fc.string({ maxLength: 30 }),
@@ -365,6 +379,12 @@ describe.skipIf(postgresSkipReason)(
           ',,',
           'amount:sideways',
           '%',
+          ...inherited,
+          'constructor:asc',
+          'toString:desc',
+          'forged.rewards:asc,__proto__',
+          '__proto__,forged.rewards:asc',
+          'balance:desc,constructor.prototype',
         ),
         fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
       );
@@ -381,6 +401,7 @@ describe.skipIf(postgresSkipReason)(
         ),
         { numRuns: 10_000 },
       );
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     }, 180_000);
 
     it('serves the network as loaded and the node status', async () => {
@@ -388,7 +409,9 @@ describe.skipIf(postgresSkipReason)(
       expect(crypto.body.data.network.nethash).toBe(network.network.nethash);
       expect(crypto.body.data.milestones).toEqual(network.milestones);
       const status = await get('/api/node/status');
-      expect(status.body.data).toMatchObject({ synced: true, now: 3, blocksCount: 0 });
+      // The last block is an hour old and the node knows no peer: stuck, not synced.
+      expect(status.body.data).toMatchObject({ synced: false, now: 3 });
+      expect(status.body.data.blocksCount).toBeGreaterThanOrEqual(3600 / milestone.blocktime - 1);
       const configuration = await get('/api/node/configuration');
       expect(configuration.body.data).toMatchObject({
         nethash: network.network.nethash,

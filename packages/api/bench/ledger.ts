@@ -13,6 +13,8 @@ export function benchLedger(
     findWallet: (id) => wallets.find(id),
     supply: () => 10n ** 17n,
     tip: () => chain.tip(),
+    // The benchmarks' chain has one block, forged at the epoch.
+    lastBlock: () => ({ id: 'bench', height: chain.chainContext().height, timestamp: 0 }),
     chainContext: () => chain.chainContext(),
   };
 }

@@ -1,5 +1,5 @@
 import type { ChainContext } from '../resources/chain-context.js';
-import type { WalletView } from '../resources/ledger-views.js';
+import type { LastBlockView, WalletView } from '../resources/ledger-views.js';
 import type { FieldCondition, Ordering } from '../query/resource-query.js';
 
 /** Conditions, order and page as the in-memory wallet indexes take them. */
@@ -29,6 +29,8 @@ export interface LedgerReader {
   findWallet(id: string): WalletView | undefined;
   /** All coins in existence now. */
   supply(): bigint;
+  /** The last block; undefined before the genesis block. */
+  lastBlock(): LastBlockView | undefined;
   chainContext(): ChainContext;
   /**
    * The last block's id, undefined before the genesis block. Everything above changes only when

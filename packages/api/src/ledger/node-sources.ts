@@ -1,4 +1,5 @@
 import type { NetworkConfig } from '@lni/crypto';
+import type { LastBlockView } from '../resources/ledger-views.js';
 
 /** A peer as GET /api/peers shows it; the p2p plugin's peer repository provides these. */
 export interface PeerSummary {
@@ -33,7 +34,8 @@ export interface PoolLimits {
 /** Where the node routes read from; each is absent when its plugin does not run here. */
 export interface NodeSources {
   readonly network: () => NetworkConfig | undefined;
-  readonly height: () => number;
+  /** The last block; undefined when the ledger does not run here or has no block yet. */
+  readonly lastBlock: () => LastBlockView | undefined;
   readonly peers: () => PeerReader | undefined;
   readonly poolLimits: () => PoolLimits | undefined;
   readonly ports: Readonly<Record<string, number>>;

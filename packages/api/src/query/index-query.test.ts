@@ -82,4 +82,18 @@ describe('index query parameters', () => {
   ])('rejects %j naming the parameter', (query, text) => {
     expect(() => parse(query as Record<string, string>)).toThrow(text);
   });
+
+  // Catalogs are plain objects: a name of Object.prototype's must not pass for a field.
+  it.each([
+    [{ orderBy: '__proto__,votes:asc' }, `"orderBy" cannot order by '__proto__'`],
+    [{ orderBy: 'rank:asc,constructor:desc' }, `"orderBy" cannot order by 'constructor'`],
+    [{ orderBy: 'toString' }, `"orderBy" cannot order by 'toString'`],
+    [{ orderBy: 'hasOwnProperty:asc' }, `"orderBy" cannot order by 'hasOwnProperty'`],
+    [{ orderBy: 'blocks.__proto__:asc' }, `"orderBy" cannot order by 'blocks.__proto__'`],
+    [{ constructor: 'x' }, '"constructor" is not a field of this resource'],
+    [{ prototype: 'x' }, '"prototype" is not a field of this resource'],
+    [{ 'blocks.constructor.prototype': '1' }, '"blocks.constructor.prototype" is not a field'],
+  ])('refuses the inherited name in %j', (query, text) => {
+    expect(() => parse(query as Record<string, string>)).toThrow(text);
+  });
 });

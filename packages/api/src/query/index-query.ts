@@ -7,6 +7,7 @@ import {
   type FieldType,
   type FieldValue,
 } from './fields.js';
+import { ownEntry } from './own-entry.js';
 import type { FieldCondition, Ordering, ResourceQuery } from './resource-query.js';
 
 export const MAX_LIMIT = 100;
@@ -57,7 +58,7 @@ function orderByOf(catalog: FieldCatalog): Joi.CustomValidator {
     const orderings: Ordering[] = [];
     for (const part of raw.split(',')) {
       const [field = '', direction = 'asc', ...rest] = part.split(':');
-      const spec = catalog[field];
+      const spec = ownEntry(catalog, field);
       if (!spec || spec.order === false) {
         return message(
           helpers,

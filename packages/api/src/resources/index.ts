@@ -3,6 +3,7 @@ export * from './chain-context.js';
 export * from './delegate.js';
 export type * from './json-values.js';
 export type * from './ledger-views.js';
+export * from './lock.js';
 export * from './timestamp.js';
 export * from './transaction.js';
 export * from './wallet.js';

@@ -11,12 +11,13 @@ export function toJsonValue(value: unknown): JsonValue | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (Array.isArray(value)) return value.map((item) => toJsonValue(item) ?? null);
   if (typeof value === 'object') {
-    const result: Record<string, JsonValue> = {};
+    // fromEntries defines own properties: a key named __proto__ stays a key.
+    const entries: [string, JsonValue][] = [];
     for (const [key, item] of Object.entries(value)) {
       const converted = toJsonValue(item);
-      if (converted !== undefined) result[key] = converted;
+      if (converted !== undefined) entries.push([key, converted]);
     }
-    return result;
+    return Object.fromEntries(entries);
   }
   return undefined;
 }

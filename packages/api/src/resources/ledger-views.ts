@@ -13,13 +13,39 @@ export interface DelegateView {
   readonly resigned?: boolean;
 }
 
+/** An open HTLC lock, kept in its sender's wallet under the lock transaction's id. */
+export interface HtlcLockView {
+  readonly amount: bigint;
+  readonly recipientId: string;
+  readonly secretHash: string;
+  /** type 1: epoch timestamp in seconds, type 2: block height. */
+  readonly expiration: { readonly type: number; readonly value: number };
+  /** Epoch seconds of the block that opened the lock. */
+  readonly timestamp: number;
+  readonly vendorField?: string;
+}
+
 export interface WalletView {
   readonly address: string;
   readonly publicKey?: string;
   readonly balance: bigint;
   readonly nonce: bigint;
-  /** Delegate attributes are read by the delegate resource; the rest is shown as it is. */
-  readonly attributes: { readonly delegate?: DelegateView };
+  /**
+   * Delegate attributes are read by the delegate resource, HTLC locks by the lock resource; the
+   * rest is shown as it is.
+   */
+  readonly attributes: {
+    readonly delegate?: DelegateView;
+    readonly htlc?: { readonly locks: Readonly<Record<string, HtlcLockView>> };
+  };
+}
+
+/** The chain's last block, as much as the node and blockchain routes show of it. */
+export interface LastBlockView {
+  readonly id: string;
+  readonly height: number;
+  /** Seconds since the network epoch. */
+  readonly timestamp: number;
 }
 
 /** A confirmed transaction as storage returns it (epoch seconds of its block). */

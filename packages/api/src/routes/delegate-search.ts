@@ -1,5 +1,6 @@
 import Boom from '@hapi/boom';
 import type { FieldValue } from '../query/fields.js';
+import { ownEntry } from '../query/own-entry.js';
 import type { FieldCondition, Ordering, ResourceQuery } from '../query/resource-query.js';
 import type { WalletSearch } from '../ledger/ledger-reader.js';
 
@@ -18,7 +19,7 @@ export function delegateSearch(
   );
   const orderBy = query.orderBy.map((ordering): Ordering => ({
     ...ordering,
-    field: SOURCE_FIELD[ordering.field] ?? ordering.field,
+    field: ownEntry(SOURCE_FIELD, ordering.field) ?? ordering.field,
   }));
   return { conditions, orderBy, offset: query.offset, limit: query.limit };
 }

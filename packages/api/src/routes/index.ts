@@ -2,14 +2,19 @@ import type { ServerRoute } from '@hapi/hapi';
 import type { AwilixContainer } from 'awilix';
 import type { Cradle } from '@lni/kernel';
 import type { PeerReader } from '../ledger/node-sources.js';
+import { blockchainRoutes } from './blockchain.js';
 import { blockRoutes } from './blocks.js';
 import { delegateRoutes } from './delegates.js';
+import { lockRoutes } from './locks.js';
 import { nodeRoutes } from './node.js';
 import { nodeFeeRoutes } from './node-fees.js';
 import { poolRoutes } from './pool.js';
+import { rootRoutes } from './root.js';
 import { roundRoutes } from './rounds.js';
 import type { PoolPort } from '../ledger/pool-port.js';
+import { transactionSchemaRoutes } from './transaction-schemas.js';
 import { transactionRoutes } from './transactions.js';
+import { unlockedLockRoutes } from './unlocked-locks.js';
 import { walletRoutes } from './wallets.js';
 
 export interface ResourceRouteOptions {
@@ -20,18 +25,24 @@ export interface ResourceRouteOptions {
 }
 
 /**
- * The resource routes of the plugins running in this mode: wallets and delegates need `state`,
- * transactions and blocks `state` and `database`. Services resolve per request, after boot.
+ * The resource routes of the plugins running in this mode: wallets, delegates, locks and the
+ * blockchain need `state`, transactions and blocks `state` and `database`. Services resolve
+ * per request, after boot.
  */
 export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   const { container, enabledPlugins } = options;
   const has = (name: string) => enabledPlugins.has(name);
   const ledger = () => container.cradle.apiLedger;
-  const routes: ServerRoute[] = [];
+  const routes: ServerRoute[] = [...rootRoutes()];
   if (has('state')) {
     routes.push(
       ...cachedPerBlock(walletRoutes(ledger)),
       ...cachedPerBlock(delegateRoutes(ledger)),
+      ...cachedPerBlock(lockRoutes(ledger)),
+      ...cachedPerBlock(blockchainRoutes(ledger)),
+      ...cachedPerBlock(
+        transactionSchemaRoutes({ ledger, network: () => container.cradle.networkConfig }),
+      ),
       ...poolRoutes({
         ledger,
         pool: () => container.resolve<PoolPort>('transactionPool'),
@@ -43,6 +54,7 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
     const transactions = () => container.cradle.transactionQuery;
     routes.push(
       ...cachedPerBlock(transactionRoutes({ ledger, transactions })),
+      ...unlockedLockRoutes({ ledger, transactions }),
       ...cachedPerBlock(
         blockRoutes({ ledger, transactions, blocks: () => container.cradle.blockQuery }),
       ),
@@ -53,7 +65,7 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   routes.push(
     ...nodeRoutes({
       network: () => (has('state') ? container.cradle.networkConfig : undefined),
-      height: () => (has('state') ? ledger().chainContext().height : 0),
+      lastBlock: () => (has('state') ? ledger().lastBlock() : undefined),
       peers: () => (has('p2p') ? container.resolve<PeerReader>('peerRepository') : undefined),
       poolLimits: () =>
         container.hasRegistration('poolLimits') ? container.cradle.poolLimits : undefined,

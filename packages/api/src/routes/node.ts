@@ -2,15 +2,9 @@ import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
 import { Milestones, type NetworkConfig } from '@lni/crypto';
 import Joi from 'joi';
-import type { NodeSources, PeerSummary } from '../ledger/node-sources.js';
+import type { NodeSources } from '../ledger/node-sources.js';
+import { syncStatus } from './sync-status.js';
 import { FEE_KEYS, TYPE_NAMES } from './transaction-types.js';
-
-/** The height most peers report; our own when we know no peer. */
-export function networkHeight(peers: readonly PeerSummary[], own: number): number {
-  if (peers.length === 0) return own;
-  const heights = peers.map((peer) => peer.height).sort((a, b) => a - b);
-  return Math.max(own, heights[Math.floor(heights.length / 2)] ?? own);
-}
 
 /** GET /api/node/*, /api/transactions/types|fees, /api/peers. */
 export function nodeRoutes(sources: NodeSources): ServerRoute[] {
@@ -19,21 +13,19 @@ export function nodeRoutes(sources: NodeSources): ServerRoute[] {
     if (network === undefined) throw Boom.serverUnavailable('this node runs without the ledger');
     return network;
   };
-  const milestone = () => new Milestones(config().milestones).at(Math.max(1, sources.height()));
+  const height = () => sources.lastBlock()?.height ?? 0;
+  const milestone = () => new Milestones(config().milestones).at(Math.max(1, height()));
   const staticFees = () => {
     const fees = milestone().fees.staticFees;
     return Object.fromEntries(FEE_KEYS.map((key) => [key, String(fees[key] ?? 0)]));
   };
   const status = () => {
-    const height = sources.height();
-    const target = networkHeight(sources.peers()?.list() ?? [], height);
-    const epochMs = new Date(milestone().epoch).getTime();
-    return {
-      synced: height >= target,
-      now: height,
-      blocksCount: target - height,
-      timestamp: Math.floor((sources.now().getTime() - epochMs) / 1000),
-    };
+    const lastBlock = sources.lastBlock();
+    const { epoch, blocktime } = milestone();
+    const now = Math.floor((sources.now().getTime() - new Date(epoch).getTime()) / 1000);
+    const peers = sources.peers()?.list() ?? [];
+    const { synced, behind } = syncStatus({ lastBlock, peers, blocktime, now });
+    return { synced, behind, lastBlock, now };
   };
   const get = (path: string, description: string, handler: () => unknown): ServerRoute => ({
     method: 'GET',
@@ -41,13 +33,31 @@ export function nodeRoutes(sources: NodeSources): ServerRoute[] {
     options: { description, tags: ['api', 'node'], handler },
   });
   return [
-    get('/api/node/status', 'Whether the node is synced, its height, and blocks behind', () => ({
-      data: status(),
-    })),
-    get('/api/node/syncing', 'Sync progress against the height most peers report', () => {
-      const { synced, now, blocksCount } = status();
-      return { data: { syncing: !synced, blocks: blocksCount, height: now } };
-    }),
+    get(
+      '/api/node/status',
+      'Whether the node is synced (with its peers, or alone by the slot clock), its height, and blocks behind',
+      () => {
+        const { synced, behind, lastBlock, now } = status();
+        return {
+          data: { synced, now: lastBlock?.height ?? 0, blocksCount: behind, timestamp: now },
+        };
+      },
+    ),
+    get(
+      '/api/node/syncing',
+      'Whether the node is syncing, and blocks behind its peers or the slot clock',
+      () => {
+        const { synced, behind, lastBlock } = status();
+        return {
+          data: {
+            syncing: !synced,
+            blocks: behind,
+            height: lastBlock?.height ?? 0,
+            ...(lastBlock && { id: lastBlock.id }),
+          },
+        };
+      },
+    ),
     get('/api/node/configuration', 'Network, ports, the milestone in force and pool limits', () => {
       const { network } = config();
       const current = milestone();

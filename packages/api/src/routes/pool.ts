@@ -49,7 +49,8 @@ export function poolRoutes(sources: PoolRouteSources): ServerRoute[] {
           const parsed: TransactionData[] = [];
           const positions: number[] = [];
           const invalid: string[] = [];
-          const errors: Record<string, { type: string; message: string }> = {};
+          // Keyed by ids the client chose: a Map, so that an id such as __proto__ stays a key.
+          const errors = new Map<string, { type: string; message: string }>();
           transactions.forEach((json, index) => {
             try {
               const data = transactionFromJson(json, { network: sources.pubKeyHash() });
@@ -58,7 +59,7 @@ export function poolRoutes(sources: PoolRouteSources): ServerRoute[] {
             } catch (error) {
               const id = typeof json.id === 'string' ? json.id : `transactions[${index}]`;
               invalid.push(id);
-              errors[id] = { type: 'ERR_BAD_DATA', message: (error as Error).message };
+              errors.set(id, { type: 'ERR_BAD_DATA', message: (error as Error).message });
             }
           });
           const result = await sources.pool().add(parsed);
@@ -69,7 +70,7 @@ export function poolRoutes(sources: PoolRouteSources): ServerRoute[] {
               parsed[refusal.index]?.id ??
               `transactions[${positions[refusal.index]}]`;
             (refusal.reason === 'request.tooMany' ? excess : invalid).push(id);
-            errors[id] = { type: refusal.reason, message: refusal.message };
+            errors.set(id, { type: refusal.reason, message: refusal.message });
           }
           const body = {
             data: {
@@ -78,7 +79,7 @@ export function poolRoutes(sources: PoolRouteSources): ServerRoute[] {
               excess,
               invalid,
             },
-            ...(Object.keys(errors).length > 0 && { errors }),
+            ...(errors.size > 0 && { errors: Object.fromEntries(errors) }),
           };
           return h.response(body).code(result.accepted.length > 0 ? 200 : 422);
         },

@@ -1,6 +1,7 @@
 import type { Criteria, OrderBy, SearchQuery } from '@lni/database';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import type { FieldValue } from '../query/fields.js';
+import { ownEntry } from '../query/own-entry.js';
 import type { FieldCondition, ResourceQuery } from '../query/resource-query.js';
 
 /**
@@ -40,7 +41,7 @@ export function toSearchQuery(query: ResourceQuery, context: SearchContext): Sea
     all.push({ or: context.addresses.map((address) => addressCriterion(address, context.ledger)) });
   }
   const orderBy: OrderBy[] = query.orderBy.map(({ field, direction }) => ({
-    field: COLUMN[field] ?? field,
+    field: ownEntry(COLUMN, field) ?? field,
     direction,
   }));
   return {
@@ -74,7 +75,7 @@ function criterion(
       or: values.map((address) => senderCriterion(String(address), context.ledger)),
     };
   }
-  const field = COLUMN[condition.field] ?? condition.field;
+  const field = ownEntry(COLUMN, condition.field) ?? condition.field;
   const shift = (value: FieldValue): FieldValue =>
     condition.field === 'timestamp.unix' ? Number(value) - epochStartUnix : value;
   if (condition.kind === 'in') return { field, in: condition.values.map(shift) };

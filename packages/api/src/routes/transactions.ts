@@ -1,15 +1,19 @@
 import Boom from '@hapi/boom';
-import type { ServerRoute } from '@hapi/hapi';
+import type { Request, ServerRoute } from '@hapi/hapi';
 import type { Criteria, Service, TransactionQuery } from '@lni/database';
 import Joi from 'joi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
-import { pageOf } from '../pagination/envelope.js';
+import { pageOf, type Page } from '../pagination/envelope.js';
 import {
   indexQuerySchema,
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
-import { transactionCatalog, transactionResource } from '../resources/transaction.js';
+import {
+  transactionCatalog,
+  transactionResource,
+  type TransactionResource,
+} from '../resources/transaction.js';
 import { storedTransactionView } from './stored-views.js';
 import { addressCriterion, senderCriterion, toSearchQuery } from './transaction-search.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';
@@ -39,6 +43,34 @@ export interface TransactionRouteSources {
 
 type Scope = (id: string, ledger: LedgerReader) => Criteria[];
 
+/**
+ * A page of the transactions an index request asks for (its filters, `address`, order and
+ * page), within the route's own `scope` criteria.
+ */
+export async function transactionPage(
+  sources: TransactionRouteSources,
+  request: Request,
+  scope?: Scope,
+): Promise<Page<TransactionResource>> {
+  const ledger = sources.ledger();
+  const query = toResourceQuery(request.query, transactionIndex);
+  const address = request.query.address as string | undefined;
+  const search = toSearchQuery(query, {
+    ledger,
+    ...(scope && { scope: scope(request.params.id as string, ledger) }),
+    ...(address !== undefined && { addresses: address.split(',') }),
+  });
+  const page = await sources.transactions().search(search);
+  const context = ledger.chainContext();
+  return pageOf(
+    page.results.map((stored) => transactionResource(storedTransactionView(stored), context)),
+    page.totalCount,
+    query,
+    request.path,
+    request.url.searchParams,
+  );
+}
+
 /** GET /api/transactions, /api/transactions/{id} and the per-wallet transaction lists. */
 export function transactionRoutes(sources: TransactionRouteSources): ServerRoute[] {
   const index = (path: string, description: string, scope?: Scope): ServerRoute => ({
@@ -51,25 +83,7 @@ export function transactionRoutes(sources: TransactionRouteSources): ServerRoute
         query: indexQuerySchema(transactionIndex),
         ...(path.includes('{id}') && { params: walletIdParams }),
       },
-      handler: async (request) => {
-        const ledger = sources.ledger();
-        const query = toResourceQuery(request.query, transactionIndex);
-        const address = request.query.address as string | undefined;
-        const search = toSearchQuery(query, {
-          ledger,
-          ...(scope && { scope: scope(request.params.id as string, ledger) }),
-          ...(address !== undefined && { addresses: address.split(',') }),
-        });
-        const page = await sources.transactions().search(search);
-        const context = ledger.chainContext();
-        return pageOf(
-          page.results.map((stored) => transactionResource(storedTransactionView(stored), context)),
-          page.totalCount,
-          query,
-          request.path,
-          request.url.searchParams,
-        );
-      },
+      handler: (request) => transactionPage(sources, request, scope),
     },
   });
 

@@ -20,6 +20,7 @@ const ledger: LedgerReader = {
   supply: () => SUPPLY,
   // The tests change wallets in place between requests: no tip, so nothing is cached.
   tip: () => undefined,
+  lastBlock: () => ({ id: 'b10', height: 10, timestamp: 80 }),
   chainContext: () => ({
     height: 10,
     epochStart,
@@ -194,5 +195,32 @@ describe('GET /api/wallets', () => {
     expect(top.body.data.map((w: { balance: string }) => w.balance)).toEqual(['30000', '29000']);
     expect((await get('/api/wallets/genesis_3')).body.data.address).toBe('Awallet003');
     expect((await get('/api/wallets/Anobody')).status).toBe(404);
+  });
+});
+
+describe('names of Object.prototype in a query', () => {
+  const routes = [
+    '/api/delegates',
+    '/api/wallets',
+    '/api/wallets/top',
+    '/api/delegates/genesis_1/voters',
+  ];
+  const queries: readonly [string, string][] = [
+    ['orderBy=__proto__,forged.rewards:asc', '"orderBy" cannot order by \'__proto__\''],
+    ['orderBy=address:asc,constructor:desc', '"orderBy" cannot order by \'constructor\''],
+    ['orderBy=toString', '"orderBy" cannot order by \'toString\''],
+    ['orderBy=attributes.__proto__:asc', '"orderBy" cannot order by \'attributes.__proto__\''],
+    ['constructor=x', '"constructor" is not a field of this resource'],
+    ['prototype=1', '"prototype" is not a field of this resource'],
+    ['__proto__.polluted=1', '"__proto__.polluted" is not a field of this resource'],
+    ['attributes.constructor.prototype=1', '"attributes.constructor.prototype" is not a field'],
+  ];
+  it.each(routes)('answer 422 naming the parameter on %s, never 500', async (route) => {
+    for (const [query, message] of queries) {
+      const { status, body } = await get(`${route}?${query}`);
+      expect(status, `${route}?${query}`).toBe(422);
+      expect(body.message).toContain(message);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

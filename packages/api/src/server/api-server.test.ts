@@ -103,10 +103,27 @@ describe('the API server', () => {
     expect(response.headers.get('x-block-height')).toBe('0');
   });
 
-  it('removed POST search endpoints answer 404', async () => {
+  it('answers a removed POST search endpoint with 404 saying to use the index route', async () => {
     const uri = await start();
     const response = await fetch(`${uri}/api/colours/search`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(404);
+    expect((await readJson(response)).message).toBe(
+      'POST /api/colours/search was removed in 3.0: use GET /api/colours with query parameters ' +
+        '(any field as a filter, orderBy, page, limit)',
+    );
+    // Only index routes had a search: anything else stays a plain 404.
+    const elsewhere = await fetch(`${uri}/api/nothing/search`, { method: 'POST', body: '{}' });
+    expect(elsewhere.status).toBe(404);
+    expect((await readJson(elsewhere)).message).toBe('Not Found');
+  });
+
+  it('greets on /api and / as ARK 3.0 does, for liveness probes', async () => {
+    const uri = await start();
+    for (const path of ['/api', '/api/', '/']) {
+      const response = await fetch(`${uri}${path}`);
+      expect(response.status).toBe(200);
+      expect(await readJson(response)).toEqual({ data: 'Hello World!' });
+    }
   });
 
   it('limits requests per IP with 429 and Retry-After, except whitelisted IPs', async () => {

@@ -10,6 +10,7 @@ import Joi from 'joi';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { ApiOptions } from '../config.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
+import { removedSearchRoutes } from './removed-search-routes.js';
 import { ResponseCache } from './response-cache.js';
 import type { RouteRegistry } from './route-registry.js';
 
@@ -72,7 +73,9 @@ export class ApiServer {
     // After routing, before validation: a cached URL passed validation when it was cached.
     this.server.ext('onPreAuth', (request, h) => this.answerFromCache(request, h));
     this.server.ext('onPreResponse', (request, h) => this.finish(request, h));
-    this.server.route(this.deps.apiRoutes.all().map((route) => ({ ...route })));
+    const routes = this.deps.apiRoutes.all();
+    this.server.route(routes.map((route) => ({ ...route })));
+    this.server.route(removedSearchRoutes(routes));
     this.server.route({
       method: 'GET',
       path: '/api/openapi.json',
@@ -160,12 +163,13 @@ export class ApiServer {
 }
 
 /**
- * Errors of other plugins that are not server faults: criteria the database refuses are the
- * client's (422); a database that does not answer is a temporary outage (503).
+ * Errors of other plugins that are not server faults: criteria the database or the wallet
+ * indexes refuse are the client's (422); a database that does not answer is a temporary
+ * outage (503).
  */
 function translateDomainError(error: Boom.Boom): Boom.Boom | undefined {
   const code = (error as Boom.Boom & { code?: unknown }).code;
-  if (code === 'ERR_DB_CRITERIA') return Boom.badData(error.message);
+  if (code === 'ERR_DB_CRITERIA' || code === 'ERR_WALLET_QUERY') return Boom.badData(error.message);
   if (code === 'ERR_DATABASE') return Boom.serverUnavailable(error.message);
   return undefined;
 }

@@ -7,9 +7,15 @@ export const U64_MAX = 2n ** 64n - 1n;
 export const I64_MAX = 2n ** 63n - 1n;
 export const U32_MAX = 2 ** 32 - 1;
 
-/** A bigint in [min, max]; the message says which bound failed. */
+/**
+ * A bigint in [min, max]; the message says which bound failed. Its description and `bigint`
+ * format say so in the JSON schemas made from it (JSON writes such a value as a decimal string).
+ */
 export function bigintRule(min: bigint, max: bigint): Joi.AnySchema {
-  return Joi.any().custom((value: unknown, helpers) => {
+  const schema = Joi.any()
+    .meta({ format: 'bigint' })
+    .description(`an integer from ${min} to ${max}, as a decimal string`);
+  return schema.custom((value: unknown, helpers) => {
     if (typeof value !== 'bigint')
       return helpers.message({ custom: '{{#label}} must be a bigint' });
     if (value < min || value > max) {

@@ -66,6 +66,23 @@ export function validateTransaction(
   };
 }
 
+/**
+ * The joi schema a transaction of a type must meet at this milestone, in the version the
+ * milestone asks for (2 once aip11 is on); undefined for a type this node does not know or
+ * that has no such version. What GET /api/transactions/schemas publishes.
+ */
+export function transactionSchema(
+  typeGroup: number,
+  type: number,
+  milestone: Milestone,
+  network: Pick<NetworkParams, 'pubKeyHash'>,
+): Joi.ObjectSchema | undefined {
+  const handler = transactionTypeHandler(typeGroup, type);
+  const version = milestone.aip11 === true ? 2 : 1;
+  if (handler === undefined || !handler.versions.includes(version)) return undefined;
+  return cachedSchema(handler, version, false, { milestone, pubKeyHash: network.pubKeyHash });
+}
+
 function cachedSchema(
   handler: TransactionTypeHandler,
   version: 1 | 2,

@@ -106,6 +106,16 @@ describe('compileSearch', () => {
     refuse({ field: 'nonce', eq: 2n ** 64n }, 'nonce');
     refuse({ field: 'fee', eq: 1.5 }, 'fee');
     refuse({ field: 'asset.amount', eq: Number.POSITIVE_INFINITY }, 'asset.amount');
+    for (const inherited of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      refuse({ field: inherited, eq: 1 }, inherited);
+      const order = () =>
+        compileSearch(transactionsTable, {
+          orderBy: [{ field: inherited, direction: 'asc' }],
+          limit: 10,
+          offset: 0,
+        });
+      expect(order).toThrow(QueryCriteriaError);
+    }
     expect(() => compileSearch(transactionsTable, { limit: 10, offset: -1 })).toThrow(/"offset"/);
   });
 });

@@ -116,7 +116,8 @@ function compileCriteria(spec: TableSpec, criteria: Criteria, bind: Bind, depth:
   if (typeof field !== 'string') throw new QueryCriteriaError('field', 'expected a field name');
   const path = spec.assetColumn ? assetPath(field) : undefined;
   if (path && spec.assetColumn) return compileAsset(spec.assetColumn, field, path, criteria, bind);
-  const column = spec.columns[field];
+  // An own column only: `constructor` or `toString` must not read Object.prototype.
+  const column = Object.hasOwn(spec.columns, field) ? spec.columns[field] : undefined;
   if (!column) throw new QueryCriteriaError(field, 'unknown field');
   return compileColumn(column, field, criteria, bind);
 }
@@ -224,7 +225,9 @@ function compileOrder(spec: TableSpec, orderBy: readonly OrderBy[], bind: Bind):
     const expression =
       path && spec.assetColumn
         ? `${spec.assetColumn} #> ${bind(path, 'text[]')}`
-        : spec.columns[field]?.column;
+        : Object.hasOwn(spec.columns, field)
+          ? spec.columns[field]?.column
+          : undefined;
     if (!expression) throw new QueryCriteriaError(field, 'cannot order by an unknown field');
     terms.push(`${expression} ${direction.toUpperCase()}`);
   }

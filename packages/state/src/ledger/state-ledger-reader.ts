@@ -41,6 +41,11 @@ export class StateLedgerReader {
     return this.deps.blockProcessor.lastBlock?.id;
   }
 
+  lastBlock() {
+    const last = this.deps.blockProcessor.lastBlock;
+    return last && { id: last.id, height: last.height, timestamp: last.timestamp };
+  }
+
   chainContext() {
     const { walletRepository, milestones, pubKeyHash } = this.deps;
     return {
