@@ -15,6 +15,7 @@ export * from './query/transaction-query.js';
 export * from './records.js';
 export * from './storage/block-storage.js';
 export * from './storage/round-storage.js';
+export * from './storage/peer-storage.js';
 export * from './upgrade/legacy-generator.js';
 export * from './upgrade/legacy-upgrade.js';
 export { databasePlugin as default } from './plugin.js';
