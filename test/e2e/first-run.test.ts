@@ -26,9 +26,8 @@ describe('first run: kernel start --mode core', () => {
       ['start', '--mode', 'core', '--config', join(root, 'config'), '--data', join(root, 'data')],
       {
         CORE_API_PORT: String(apiPort),
+        // Not the default 4000: the in-process forger follows the node's own P2P port.
         CORE_P2P_PORT: String(p2pPort),
-        // The in-process forger reaches its relay over P2P, on the port chosen above.
-        CORE_FORGER_RELAYS: `127.0.0.1:${p2pPort}`,
         CORE_LOG_LEVEL: 'info',
       },
     );

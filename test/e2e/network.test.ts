@@ -52,7 +52,6 @@ describe('two nodes on loopback: sync and propagation over P2P', () => {
       CORE_API_PORT: String(coreApiPort),
       CORE_P2P_HOST: '127.0.0.1',
       CORE_P2P_PORT: String(coreP2p),
-      CORE_FORGER_RELAYS: `127.0.0.1:${coreP2p}`,
     });
     await eventually(() => coreApi.get('/node/status'), 90_000, 'the core API');
   }, 120_000);

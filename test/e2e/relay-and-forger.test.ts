@@ -39,7 +39,8 @@ describe('relay and forger in separate processes', () => {
     forgerDirs = { config: join(root, 'forger', 'config'), data: join(root, 'forger', 'data') };
     const [apiPort, p2pPort] = [await freePort(), await freePort()];
     relayEnv = { CORE_API_PORT: String(apiPort), CORE_P2P_PORT: String(p2pPort) };
-    forgerEnv = { CORE_FORGER_RELAYS: `127.0.0.1:${p2pPort}` };
+    // No relay list: a forger process dials 127.0.0.1 on CORE_P2P_PORT, as ARK's does.
+    forgerEnv = { CORE_P2P_PORT: String(p2pPort) };
     api = new ApiClient(`http://127.0.0.1:${apiPort}/api`);
 
     relay = startNode('relay', relayDirs, relayEnv);

@@ -28,7 +28,6 @@ describe('a core node restarted', () => {
     env = {
       CORE_API_PORT: String(apiPort),
       CORE_P2P_PORT: String(p2pPort),
-      CORE_FORGER_RELAYS: `127.0.0.1:${p2pPort}`,
     };
     api = new ApiClient(`http://127.0.0.1:${apiPort}/api`);
     node = startNode('core', dirs, env);

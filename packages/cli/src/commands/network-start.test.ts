@@ -92,7 +92,7 @@ describe('prepareLocalNode', () => {
     await prepareLocalNode(core!, 'testnet');
     await prepareLocalNode(relay!, 'testnet');
     expect(await readFile(join(core!.config, '.env'), 'utf8')).toContain(
-      'CORE_P2P_PORT=5000\nCORE_API_HOST=127.0.0.1\nCORE_API_PORT=5003\nCORE_FORGER_RELAYS=127.0.0.1:5000\n',
+      'CORE_P2P_PORT=5000\nCORE_API_HOST=127.0.0.1\nCORE_API_PORT=5003\n',
     );
     expect(await readFile(join(relay!.config, '.env'), 'utf8')).not.toContain('CORE_FORGER');
     expect(JSON.parse(await readFile(join(relay!.config, 'peers.json'), 'utf8'))).toEqual({
