@@ -14,7 +14,7 @@ export interface ArkNodeOptions {
   readonly mode: NodeMode;
   /** Secrets of the delegates it forges for (its delegates.json); core and forger need one. */
   readonly delegateSecrets?: readonly string[];
-  /** Addresses of its seed peers (peers.json). ARK stops at boot when the list is empty. */
+  /** Addresses of its seed peers (peers.json); ARK does not start without one (not needed by a forger). */
   readonly peers?: readonly string[];
   /** A forger runs in the namespace of this relay (or core) node and talks to it on loopback. */
   readonly relay?: InteropNode;
@@ -24,9 +24,10 @@ export interface ArkNodeOptions {
    */
   readonly networkStart?: boolean;
   /**
-   * `--env=test` (CORE_ENV=test): the forger forges whatever its peers say, with no peers at
-   * all, and the state machine skips its sync check. Without it a forger needs at least
-   * `CORE_P2P_MIN_NETWORK_REACH` peers and a 66 % quorum among them.
+   * `--env=test` (CORE_ENV=test): the network state this node reports is "test", with which a
+   * forger forges with no peers at all, and the state machine skips its sync check. Without it
+   * a forger needs at least `CORE_P2P_MIN_NETWORK_REACH` peers and a 66 % quorum among them.
+   * The relay computes that state, so for a separate forger set it on the relay.
    */
   readonly forgeWithoutQuorum?: boolean;
   /** Options merged into plugins of app.json, by package name (all modes). */

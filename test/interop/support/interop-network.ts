@@ -97,6 +97,8 @@ export class InteropNetwork {
 
   /** Starts ARK Core 3.9.1 (`ark <mode>:run` on ARK's testnet files); resolves once its API answers. */
   startArkNode(options: ArkNodeOptions): Promise<InteropNode> {
+    const problem = arkOptionsProblem(options);
+    if (problem) return Promise.reject(new Error(`ARK node ${options.name}: ${problem}`));
     return this.launch({
       kind: 'ark',
       name: options.name,
@@ -245,6 +247,18 @@ export class InteropNetwork {
     this.addresses.add(address);
     return address;
   }
+}
+
+/** Settings ARK would not start on, or would hang on, checked before anything is created. */
+function arkOptionsProblem(options: ArkNodeOptions): string | undefined {
+  if (options.mode !== 'forger' && (options.peers ?? []).length === 0) {
+    // ARK 3.9.1 logs "No seed peers defined in peers.json", then loops failing to stop.
+    return 'give at least one seed peer: ARK Core does not start with an empty peers.json';
+  }
+  if (options.mode !== 'relay' && (options.delegateSecrets ?? []).length === 0) {
+    return `give at least one delegate secret: ARK's ${options.mode}:run refuses to start without`;
+  }
+  return undefined;
 }
 
 async function pruneOldRuns(): Promise<void> {
