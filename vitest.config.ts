@@ -8,7 +8,7 @@ export default defineConfig({
       'test/**/*.test.ts',
     ],
     // The interop scenarios need root and ARK Core: `npm run test:interop`.
-    exclude: ['**/node_modules/**', '**/dist/**', 'test/interop/**'],
+    exclude: ['**/node_modules/**', '**/dist/**', 'test/interop/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

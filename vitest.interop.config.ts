@@ -5,8 +5,8 @@ import { defineConfig } from 'vitest/config';
 // at once would only compete for the machine's cores.
 export default defineConfig({
   test: {
-    include: ['test/interop/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**', 'test/interop/artifacts/**'],
+    include: ['test/interop/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
     globalSetup: ['test/interop/support/global-setup.ts'],
     pool: 'forks',
     fileParallelism: false,

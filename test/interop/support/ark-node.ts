@@ -101,6 +101,18 @@ export async function writeArkConfig(
   await writePeers(config, options.peers ?? []);
 }
 
+/** Settings ARK would not start on, or would hang on, checked before anything is created. */
+export function arkOptionsProblem(options: ArkNodeOptions): string | undefined {
+  if (options.mode !== 'forger' && (options.peers ?? []).length === 0) {
+    // ARK 3.9.1 logs "No seed peers defined in peers.json", then loops failing to stop.
+    return 'give at least one seed peer: ARK Core does not start with an empty peers.json';
+  }
+  if (options.mode !== 'relay' && (options.delegateSecrets ?? []).length === 0) {
+    return `give at least one delegate secret: ARK's ${options.mode}:run refuses to start without`;
+  }
+  return undefined;
+}
+
 /** The CLI arguments after ARK's `bin/run`. */
 export function arkArguments(options: ArkNodeOptions): string[] {
   return [

@@ -7,6 +7,7 @@ import { completeInstallation, type ArkInstallation } from './ark-install.js';
 import {
   arkArguments,
   arkEnvironment,
+  arkOptionsProblem,
   arkTestnetDelegateSecrets,
   writeArkConfig,
   type ArkNodeOptions,
@@ -247,18 +248,6 @@ export class InteropNetwork {
     this.addresses.add(address);
     return address;
   }
-}
-
-/** Settings ARK would not start on, or would hang on, checked before anything is created. */
-function arkOptionsProblem(options: ArkNodeOptions): string | undefined {
-  if (options.mode !== 'forger' && (options.peers ?? []).length === 0) {
-    // ARK 3.9.1 logs "No seed peers defined in peers.json", then loops failing to stop.
-    return 'give at least one seed peer: ARK Core does not start with an empty peers.json';
-  }
-  if (options.mode !== 'relay' && (options.delegateSecrets ?? []).length === 0) {
-    return `give at least one delegate secret: ARK's ${options.mode}:run refuses to start without`;
-  }
-  return undefined;
 }
 
 async function pruneOldRuns(): Promise<void> {
