@@ -7,7 +7,8 @@ export default defineConfig({
       'packages/*/scripts/**/*.test.ts',
       'test/**/*.test.ts',
     ],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    // The interop scenarios need root and ARK Core: `npm run test:interop`.
+    exclude: ['**/node_modules/**', '**/dist/**', 'test/interop/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

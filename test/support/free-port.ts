@@ -16,11 +16,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls `probe` until it returns a value, or fails after `timeoutMs` with the last error. */
+/**
+ * Polls `probe` until it returns a value, or fails after `timeoutMs` with the last error; an
+ * error for which `isFatal` holds fails at once (a process that exited will not come back).
+ */
 export async function eventually<T>(
   probe: () => Promise<T | undefined>,
   timeoutMs: number,
   what: string,
+  isFatal: (error: unknown) => boolean = () => false,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
@@ -29,6 +33,7 @@ export async function eventually<T>(
       const value = await probe();
       if (value !== undefined) return value;
     } catch (error) {
+      if (isFatal(error)) throw error;
       lastError = error;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
