@@ -163,7 +163,9 @@ export const p2pConfigSchema = Joi.object<P2POptions>({
   }).default(),
 });
 
+/** ARK operators' variables, with ARK's meaning. */
 export const p2pEnvironment = {
   CORE_P2P_HOST: 'host',
   CORE_P2P_PORT: 'port',
+  CORE_P2P_MIN_NETWORK_REACH: 'minimumNetworkReach',
 } as const;
