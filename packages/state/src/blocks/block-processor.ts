@@ -14,7 +14,7 @@ import type { LastBlock } from '../wallets/wallet.js';
 import './block-events.js';
 import type { BlockHook } from './block-hook.js';
 import { BlockRejectedError } from './block-rejected-error.js';
-import type { BlockStore, FullBlock } from './block-store.js';
+import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
 import type { ForgingSchedule } from './forging-schedule.js';
 import { creditGenerator, debitGenerator } from './generator-credit.js';
 import { applyTransaction, revertTransaction, ruleOf } from './transaction-steps.js';
@@ -290,10 +290,14 @@ export class BlockProcessor {
         await blockStore.lastForgedBy(block.generatorPublicKey, block.height),
       );
     }
+    const locks = await this.#locksReopenedBy(reverted);
     const checkpoint = wallets.checkpoint();
     try {
       for (const block of reverted) {
-        const ctx = this.#context(block);
+        const ctx: LedgerState = {
+          ...this.#context(block),
+          lockTransaction: (id) => locks.get(id),
+        };
         for (const hook of [...blockHooks].reverse()) hook.reverted(block, ctx);
         debitGenerator(block, ctx, previousLastBlocks.get(block.height));
         const transactions = block.transactions ?? [];
@@ -314,6 +318,20 @@ export class BlockProcessor {
     );
     for (const block of reverted) this.#deps.events?.emit('block.reverted', { block });
     return reverted;
+  }
+
+  /** The lock transactions of the HTLC claims and refunds among `blocks`, from storage. */
+  async #locksReopenedBy(blocks: readonly FullBlock[]): Promise<Map<string, StoredLock>> {
+    const locks = new Map<string, StoredLock>();
+    for (const block of blocks) {
+      for (const tx of block.transactions ?? []) {
+        const id = tx.asset?.claim?.lockTransactionId ?? tx.asset?.refund?.lockTransactionId;
+        if (id === undefined || locks.has(id)) continue;
+        const stored = await this.#deps.blockStore.transactionById(id);
+        if (stored) locks.set(id, stored);
+      }
+    }
+    return locks;
   }
 
   /** Signatures were verified in bulk before, so handlers skip them. */

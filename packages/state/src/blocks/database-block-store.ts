@@ -14,7 +14,7 @@ import type {
   StoredTransaction,
 } from '@lni/database';
 import type { LastBlock } from '../wallets/wallet.js';
-import type { BlockStore, FullBlock } from './block-store.js';
+import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
 
 export interface DatabaseBlockStoreDeps {
   readonly database: DatabaseConnection;
@@ -55,6 +55,16 @@ export class DatabaseBlockStore implements BlockStore {
       else byHeight.set(tx.blockHeight, [tx]);
     }
     return blocks.map((block) => withTransactions(block, byHeight.get(block.height) ?? []));
+  }
+
+  async transactionById(id: string): Promise<StoredLock | undefined> {
+    const stored = await this.#storage.getTransactionById(id);
+    return (
+      stored && {
+        transaction: deserializeTransaction(stored.serialized),
+        timestamp: stored.timestamp,
+      }
+    );
   }
 
   save(block: FullBlock): Promise<void> {
