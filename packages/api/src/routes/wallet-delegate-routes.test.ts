@@ -27,6 +27,23 @@ const ledger: LedgerReader = {
   }),
 };
 
+/** A delegate's last block: the whole header, as the ledger keeps it. */
+const blockHeader = (id: string, height: number, timestamp: number) => ({
+  id,
+  version: 0,
+  timestamp,
+  height,
+  previousBlock: `b${height - 1}`,
+  numberOfTransactions: 0,
+  totalAmount: 0n,
+  totalFee: 0n,
+  reward: 200_000_000n,
+  payloadLength: 0,
+  payloadHash: '00'.repeat(32),
+  generatorPublicKey: key(1),
+  blockSignature: '3044',
+});
+
 for (let n = 1; n <= 30; n += 1) {
   wallets.update(`Awallet${String(n).padStart(3, '0')}`, {
     publicKey: key(n),
@@ -45,7 +62,7 @@ for (let n = 1; n <= 5; n += 1) {
         forgedRewards: BigInt(n),
         producedBlocks: n - 1,
         ...(n === 5 ? { resigned: true } : { rank: 6 - n }),
-        ...(n > 1 && { lastBlock: { id: `b${n}`, height: n, timestamp: n * 8 } }),
+        ...(n > 1 && { lastBlock: blockHeader(`b${n}`, n, n * 8) }),
       },
     },
   });

@@ -83,6 +83,11 @@ describe("ARK 3.0 networks' genesis blocks, applied as configuration", () => {
       expect(wallet.nonce).toBe((wallet.publicKey && sent.get(wallet.publicKey)) || 0n);
     }
     expect(wallets.byUsername('genesis_1')?.nonce).toBe(2n);
+    // Its generator sent and received nothing; ARK still has its wallet, known by its key.
+    expect(wallets.byPublicKey(genesis.generatorPublicKey)).toMatchObject({
+      balance: 0n,
+      nonce: 0n,
+    });
 
     const rebuilt = new WalletRepository();
     await new StateRebuilder({

@@ -79,7 +79,8 @@ export class BlockProcessor {
 
   /**
    * Applies a block to state only, without verification or storage (replaying stored, already
-   * verified blocks at boot). Throws TransactionRuleError when state does not allow it.
+   * verified blocks at boot); the replay calls `settle` once at its end. Throws
+   * TransactionRuleError when state does not allow it.
    */
   applyToState(block: FullBlock): void {
     const ctx = this.#context(block);
@@ -87,8 +88,13 @@ export class BlockProcessor {
       applyTransaction(tx, this.#addressOf(tx.senderPublicKey), ctx);
     }
     creditGenerator(block, ctx);
-    for (const hook of this.#deps.blockHooks ?? []) hook.applied(block, ctx);
+    for (const hook of this.#deps.blockHooks ?? []) hook.applied?.(block, ctx);
     this.#lastBlock = block;
+  }
+
+  /** Runs the hooks' `settled` (see BlockHook): once after a replay of stored blocks. */
+  settle(): void {
+    for (const hook of this.#deps.blockHooks ?? []) hook.settled?.();
   }
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -169,7 +175,8 @@ export class BlockProcessor {
       }
     }
     creditGenerator(block, ctx);
-    for (const hook of this.#deps.blockHooks ?? []) hook.applied(block, ctx);
+    for (const hook of this.#deps.blockHooks ?? []) hook.applied?.(block, ctx);
+    this.settle();
   }
 
   #checkChained(block: FullBlock): void {
@@ -298,13 +305,14 @@ export class BlockProcessor {
           ...this.#context(block),
           lockTransaction: (id) => locks.get(id),
         };
-        for (const hook of [...blockHooks].reverse()) hook.reverted(block, ctx);
+        for (const hook of [...blockHooks].reverse()) hook.reverted?.(block, ctx);
         debitGenerator(block, ctx, previousLastBlocks.get(block.height));
         const transactions = block.transactions ?? [];
         for (let index = transactions.length - 1; index >= 0; index--) {
           revertTransaction(transactions[index]!, ctx);
         }
       }
+      this.settle();
       await blockStore.deleteAbove(height);
     } catch (error) {
       wallets.rollback(checkpoint);

@@ -11,31 +11,22 @@ export function compareByVotes(a: Wallet, b: Wallet): number {
   return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
 }
 
+/** Every delegate, resigned ones included, most votes first. */
+export function delegatesByVotes(repository: WalletStore): Wallet[] {
+  return [
+    ...repository.index('attributes.delegate.username').scan(undefined, undefined, false),
+  ].sort(compareByVotes);
+}
+
 /**
- * Ranks the delegates that have not resigned (rank 1 = most votes), clears the rank of resigned
- * ones, and returns the ranked delegates. Only wallets whose rank changes are rewritten.
+ * Gives every delegate, resigned ones included, its rank by current votes (1 = most votes), so
+ * that ranks always follow `orderBy=votes:desc`. Only wallets whose rank changes are rewritten.
  */
-export function rankDelegates(repository: WalletStore): Wallet[] {
-  const active: Wallet[] = [];
-  for (const wallet of repository
-    .index('attributes.delegate.username')
-    .scan(undefined, undefined, false)) {
+export function rankDelegates(repository: WalletStore): void {
+  delegatesByVotes(repository).forEach((wallet, position) => {
     const delegate = wallet.attributes.delegate;
-    if (!delegate) continue;
-    if (delegate.resigned === true) {
-      if (delegate.rank !== undefined) {
-        const { rank: _rank, ...unranked } = delegate;
-        repository.update(wallet.address, { attributes: { delegate: unranked } });
-      }
-    } else {
-      active.push(wallet);
-    }
-  }
-  active.sort(compareByVotes);
-  return active.map((wallet, position) => {
-    const delegate = wallet.attributes.delegate;
-    if (!delegate || delegate.rank === position + 1) return wallet;
-    return repository.update(wallet.address, {
+    if (!delegate || delegate.rank === position + 1) return;
+    repository.update(wallet.address, {
       attributes: { delegate: { ...delegate, rank: position + 1 } },
     });
   });
