@@ -11,11 +11,28 @@ export function compareByVotes(a: Wallet, b: Wallet): number {
   return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
 }
 
-/** Every delegate, resigned ones included, most votes first. */
+/**
+ * Every delegate, resigned ones included, most votes first (compareByVotes). Read from the
+ * vote-balance index, already in vote order: only delegates with equal votes need sorting.
+ */
 export function delegatesByVotes(repository: WalletStore): Wallet[] {
-  return [
-    ...repository.index('attributes.delegate.username').scan(undefined, undefined, false),
-  ].sort(compareByVotes);
+  const ordered: Wallet[] = [];
+  let tied: Wallet[] = [];
+  const flush = () => {
+    if (tied.length > 1) tied.sort(compareByVotes);
+    for (const wallet of tied) ordered.push(wallet);
+    tied = [];
+  };
+  for (const wallet of repository
+    .index('attributes.delegate.voteBalance')
+    .scan(undefined, undefined, true)) {
+    if (tied[0]?.attributes.delegate?.voteBalance !== wallet.attributes.delegate?.voteBalance) {
+      flush();
+    }
+    tied.push(wallet);
+  }
+  flush();
+  return ordered;
 }
 
 /**
