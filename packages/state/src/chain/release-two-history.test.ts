@@ -17,6 +17,7 @@ import {
   type KeyPair,
   type TransactionData,
 } from '@lni/crypto';
+import { checkChainIntegrity } from '@lni/database';
 import { createLogger } from '@lni/kernel';
 import type { FullBlock } from '../blocks/block-store.js';
 import {
@@ -29,7 +30,7 @@ import {
   PUB_KEY_HASH,
   testProcessor,
 } from '../blocks/__fixtures__/test-chain.js';
-import { openTestStore } from '../blocks/__fixtures__/test-database.js';
+import { openTestStore, openUpgradedTestStore } from '../blocks/__fixtures__/test-database.js';
 import { poolOptions } from '../pool/pool-options.js';
 import { TransactionPool } from '../pool/transaction-pool.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
@@ -252,6 +253,23 @@ describe('a chain with a release-2 past: version-1 transactions count in the non
       rebuildBatchSize: 3,
     }).rebuild();
     expect(snapshot(rebuilt.wallets)).toEqual(snapshot(live.wallets));
+  });
+
+  it('stored by ARK 2.7 and upgraded by db:migrate, the chain passes the boot check and rebuilds to the same state', async () => {
+    const upgraded = await openUpgradedTestStore([network.genesis, ...blocks]);
+    try {
+      expect(await checkChainIntegrity(upgraded.database.manager)).toBe(blocks.length + 1);
+      const rebuilt = testProcessor(network, upgraded.store);
+      await new StateRebuilder({
+        blockStore: upgraded.store,
+        blockProcessor: rebuilt.processor,
+        wallets: rebuilt.wallets,
+        logger: createLogger({ level: 'fatal' }),
+      }).rebuild();
+      expect(snapshot(rebuilt.wallets)).toEqual(snapshot(live.wallets));
+    } finally {
+      await upgraded.close();
+    }
   });
 
   it('reverting to genesis takes every nonce back; applying again reaches the same state', async () => {
