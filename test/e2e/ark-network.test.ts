@@ -19,9 +19,11 @@ describe("a relay on ARK 3.0 mainnet's config files", () => {
   let config: string;
   let node: KernelProcess;
   let api: string;
+  let startRelay: () => KernelProcess;
   const genesis = require(join(arkMainnet, 'genesisBlock.json')) as {
     id: string;
-    transactions: { type: number }[];
+    generatorPublicKey: string;
+    transactions: { type: number; senderPublicKey: string }[];
   };
   const network = require(join(arkMainnet, 'network.json')) as { nethash: string };
 
@@ -35,14 +37,13 @@ describe("a relay on ARK 3.0 mainnet's config files", () => {
     const [apiPort, p2pPort] = [await freePort(), await freePort()];
     api = `http://127.0.0.1:${apiPort}/api`;
     // No --network: the config directory's network.json names it.
-    node = runKernel(
-      ['start', '--mode', 'relay', '--config', config, '--data', join(root, 'data')],
-      {
+    startRelay = () =>
+      runKernel(['start', '--mode', 'relay', '--config', config, '--data', join(root, 'data')], {
         CORE_API_PORT: String(apiPort),
         CORE_P2P_PORT: String(p2pPort),
         CORE_LOG_LEVEL: 'info',
-      },
-    );
+      });
+    node = startRelay();
   });
   afterAll(async () => {
     node?.child.kill('SIGTERM');
@@ -74,7 +75,7 @@ describe("a relay on ARK 3.0 mainnet's config files", () => {
       const original = JSON.parse(await readFile(join(arkMainnet, file), 'utf8')) as unknown;
       expect(crypto.data[key], file).toEqual(original);
     }
-    // Applying mainnet's 1,492-transaction genesis takes a while on a busy machine.
+    // The first start creates the embedded database, which takes long on a loaded machine.
   }, 150_000);
 
   it('wrote only the default app.json, none of another network’s files', async () => {
@@ -83,4 +84,37 @@ describe("a relay on ARK 3.0 mainnet's config files", () => {
     expect(existsSync(join(config, 'peers.json'))).toBe(false);
     expect(existsSync(join(config, 'delegates.json'))).toBe(false);
   });
+
+  it('holds the wallets ARK holds after its genesis block, and the same after a restart', async () => {
+    await eventually(() => get('/blocks/last'), 120_000, 'the API');
+    // Every sender counts its version-1 genesis transactions in its nonce, as ARK does.
+    const sent = new Map<string, number>();
+    for (const tx of genesis.transactions) {
+      sent.set(tx.senderPublicKey, (sent.get(tx.senderPublicKey) ?? 0) + 1);
+    }
+    for (const [publicKey, count] of [...sent].slice(0, 5)) {
+      expect((await get(`/wallets/${publicKey}`)).data.nonce).toBe(String(count));
+    }
+    // The genesis generator sent and received nothing; ARK still has its wallet.
+    expect((await get(`/wallets/${genesis.generatorPublicKey}`)).data).toMatchObject({
+      publicKey: genesis.generatorPublicKey,
+      balance: '0',
+      nonce: '0',
+    });
+
+    const wallets = async () => {
+      const pages = [];
+      for (let page = 1; page <= 3; page++) {
+        pages.push(...(await get(`/wallets?orderBy=address:asc&limit=100&page=${page}`)).data);
+      }
+      return pages;
+    };
+    const live = await wallets();
+    node.child.kill('SIGTERM');
+    expect((await node.exited()).code).toBe(0);
+    node = startRelay();
+    await eventually(() => get('/blocks/last'), 120_000, 'the API after the restart');
+    expect(node.stdout()).toContain('State rebuilt');
+    expect(await wallets()).toEqual(live);
+  }, 240_000);
 });

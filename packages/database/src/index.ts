@@ -17,6 +17,7 @@ export * from './storage/block-storage.js';
 export * from './storage/round-storage.js';
 export * from './storage/peer-storage.js';
 export * from './upgrade/legacy-generator.js';
+export * from './upgrade/legacy-schema.js';
 export * from './upgrade/legacy-upgrade.js';
 export { databasePlugin as default } from './plugin.js';
 export * from './service.js';

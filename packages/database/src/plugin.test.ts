@@ -5,9 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeChain } from './__fixtures__/chain.js';
-import { createTestDatabase, postgresSkipReason } from './__fixtures__/postgres.js';
+import {
+  createTestDatabase,
+  openDatabase,
+  postgresSkipReason,
+  quietLogger,
+} from './__fixtures__/postgres.js';
 import { startProxy } from './__fixtures__/tcp-proxy.js';
+import { migrateDatabase } from './migrations/migrate.js';
 import { databasePlugin } from './plugin.js';
+import { generateLegacyDatabase } from './upgrade/legacy-generator.js';
 
 describe('database plugin', () => {
   const directories: string[] = [];
@@ -82,6 +89,43 @@ describe('database plugin', () => {
         await created.drop();
       }
     },
+  );
+
+  it.skipIf(postgresSkipReason)(
+    "boots on a 2.7 database upgraded by db:migrate, whose genesis block names previous block '0'",
+    async () => {
+      const created = await createTestDatabase();
+      const env = {
+        CORE_DB_HOST: '127.0.0.1',
+        CORE_DB_USERNAME: 'postgres',
+        CORE_DB_DATABASE: created.name,
+      };
+      const plugins = [{ plugin: databasePlugin, options: {} }];
+      try {
+        const database = await openDatabase(created.options);
+        try {
+          await database.transaction((manager) =>
+            generateLegacyDatabase(manager, { blocks: 20, transactionsPerBlock: 3 }),
+          );
+          await migrateDatabase(database, { logger: quietLogger() });
+        } finally {
+          await database.close();
+        }
+        const node = await startTestKernel({ plugins, env });
+        expect(node.logs).toContainEqual(
+          expect.objectContaining({ msg: 'Stored chain verified', height: 20 }),
+        );
+        // A database an earlier release upgraded kept ARK's '0': it starts as well.
+        await node.cradle.database.manager.query(
+          "UPDATE blocks SET previous_block = '0' WHERE height = 1",
+        );
+        await node.stop();
+        await (await startTestKernel({ plugins, env })).stop();
+      } finally {
+        await created.drop();
+      }
+    },
+    60_000,
   );
 
   it.skipIf(postgresSkipReason)('reports the database going away and coming back', async () => {

@@ -39,6 +39,7 @@ class MemoryBlockStore implements BlockStore {
     this.blocks.splice(height);
   };
   lastForgedBy = async () => undefined;
+  transactionById = async () => undefined;
 }
 
 function percentile(sorted: readonly number[], p: number): number {

@@ -13,10 +13,12 @@ import { DatabaseBlockStore } from './blocks/database-block-store.js';
 import { LedgerChainPort } from './chain/ledger-chain-port.js';
 import { followChain } from './chain/follow-chain.js';
 import { StateRebuilder } from './chain/state-rebuilder.js';
+import { DelegateRanks } from './ledger/delegate-ranks.js';
 import { LedgerForgingPort } from './ledger/ledger-forging-port.js';
 import { RoundKeeper } from './ledger/round-keeper.js';
 import { StateLedgerReader } from './ledger/state-ledger-reader.js';
 import { stateConfigSchema, type StateOptions } from './ledger/state-options.js';
+import { storeMissingRounds } from './ledger/stored-rounds.js';
 import { SupplyCounter } from './ledger/supply-counter.js';
 import { PoolFile } from './pool/pool-file.js';
 import { TransactionPool } from './pool/transaction-pool.js';
@@ -68,16 +70,20 @@ export const statePlugin = definePlugin<StateOptions>({
       walletRepository: asValue(walletRepository),
       walletQueryEngine: asValue(new WalletQueryEngine({ walletRepository })),
       blockProcessor: asFunction(
-        ({ database, blockStorage }) =>
+        ({ database, blockStorage, roundStorage }) =>
           new BlockProcessor({
             wallets: walletRepository,
             milestones,
             network: { pubKeyHash, nethash: network.network.nethash },
             forgingSchedule: roundKeeper,
-            blockStore: new DatabaseBlockStore({ database, blockStorage }),
+            blockStore: new DatabaseBlockStore({
+              database,
+              blockStorage,
+              rounds: { storage: roundStorage, elections: roundKeeper },
+            }),
             logger,
             events,
-            blockHooks: [roundKeeper, supplyCounter],
+            blockHooks: [roundKeeper, supplyCounter, new DelegateRanks(walletRepository)],
             ...(verificationPool && { verificationPool }),
           }),
       ).singleton(),
@@ -180,6 +186,13 @@ export const statePlugin = definePlugin<StateOptions>({
         rebuildBatchSize: options.rebuildBatchSize,
       }).rebuild();
       logger.info({ ...rebuilt }, 'State rebuilt from storage');
+      const roundKeeper = cradle.roundKeeper as RoundKeeper;
+      const roundsStored = await storeMissingRounds(
+        cradle.roundStorage,
+        roundKeeper.elections(),
+        roundKeeper.latestRoundAt(rebuilt.height),
+      );
+      if (roundsStored > 0) logger.info({ rounds: roundsStored }, 'Rounds stored');
       await blockProcessor.initialize();
     }
     followChain(events, transactionPool as TransactionPool, logger);

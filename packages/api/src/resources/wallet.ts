@@ -2,10 +2,13 @@ import type { FieldCatalog } from '../query/fields.js';
 import { toJsonValue, type JsonValue } from './json-values.js';
 import type { WalletView } from './ledger-views.js';
 
-/** The spec's wallet object. There is no `isDelegate`: clients read `attributes.delegate`. */
+/**
+ * The spec's wallet object. There is no `isDelegate`: clients read `attributes.delegate`. A
+ * wallet whose public key is not known yet (it never signed) has no `publicKey`, as in ARK 3.
+ */
 export interface WalletResource {
   readonly address: string;
-  readonly publicKey: string | null;
+  readonly publicKey?: string;
   readonly balance: string;
   readonly nonce: string;
   readonly attributes: { readonly [key: string]: JsonValue };
@@ -14,7 +17,7 @@ export interface WalletResource {
 export function walletResource(wallet: WalletView): WalletResource {
   return {
     address: wallet.address,
-    publicKey: wallet.publicKey ?? null,
+    ...(wallet.publicKey !== undefined && { publicKey: wallet.publicKey }),
     balance: wallet.balance.toString(),
     nonce: wallet.nonce.toString(),
     attributes: toJsonValue(wallet.attributes) as { [key: string]: JsonValue },

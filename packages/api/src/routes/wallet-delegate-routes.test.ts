@@ -28,6 +28,23 @@ const ledger: LedgerReader = {
   }),
 };
 
+/** A delegate's last block: the whole header, as the ledger keeps it. */
+const blockHeader = (id: string, height: number, timestamp: number) => ({
+  id,
+  version: 0,
+  timestamp,
+  height,
+  previousBlock: `b${height - 1}`,
+  numberOfTransactions: 0,
+  totalAmount: 0n,
+  totalFee: 0n,
+  reward: 200_000_000n,
+  payloadLength: 0,
+  payloadHash: '00'.repeat(32),
+  generatorPublicKey: key(1),
+  blockSignature: '3044',
+});
+
 for (let n = 1; n <= 30; n += 1) {
   wallets.update(`Awallet${String(n).padStart(3, '0')}`, {
     publicKey: key(n),
@@ -46,7 +63,7 @@ for (let n = 1; n <= 5; n += 1) {
         forgedRewards: BigInt(n),
         producedBlocks: n - 1,
         ...(n === 5 ? { resigned: true } : { rank: 6 - n }),
-        ...(n > 1 && { lastBlock: { id: `b${n}`, height: n, timestamp: n * 8 } }),
+        ...(n > 1 && { lastBlock: blockHeader(`b${n}`, n, n * 8) }),
       },
     },
   });
@@ -54,6 +71,8 @@ for (let n = 1; n <= 5; n += 1) {
 for (let n = 10; n <= 14; n += 1) {
   wallets.update(`Awallet0${n}`, { attributes: { vote: key(1) } });
 }
+// A wallet that only received: its public key is not known yet.
+wallets.update('Areceiver', { balance: 7n });
 
 const routes: Plugin<object> = {
   name: 'ledger-routes',
@@ -188,6 +207,23 @@ describe('GET /api/wallets', () => {
       '11000',
       '12000',
     ]);
+  });
+
+  it('omits the public key of a wallet that has not signed yet, as ARK 3 does', async () => {
+    const receiver = await get('/api/wallets/Areceiver');
+    expect(receiver.status).toBe(200);
+    expect(receiver.body.data).toEqual({
+      address: 'Areceiver',
+      balance: '7',
+      nonce: '0',
+      attributes: {},
+    });
+    // Filters and ordering on publicKey still work; keyless wallets sort last ascending.
+    const byKey = await get(`/api/wallets?publicKey=${key(3)}`);
+    expect(byKey.body.data.map((w: { address: string }) => w.address)).toEqual(['Awallet003']);
+    const ordered = await get('/api/wallets?orderBy=publicKey:asc&limit=100');
+    expect(ordered.body.data.at(-1)).toEqual(receiver.body.data);
+    expect(ordered.body.data.at(-2).publicKey).toBe(key(30));
   });
 
   it('gives the richest wallets first on /wallets/top and one wallet by any of its ids', async () => {

@@ -62,6 +62,52 @@ describe('kernel db:migrate', () => {
   });
 
   it.skipIf(postgresUnavailable)(
+    'a Ctrl-C after the last batch: says the upgrade finishes, completes it and exits 0',
+    async () => {
+      const name = `lni_test_${randomBytes(6).toString('hex')}`;
+      await admin(`CREATE DATABASE ${name}`);
+      const database = connect(name, root);
+      const blocker = connect(name, root);
+      try {
+        await database.open();
+        await database.transaction((manager) =>
+          generateLegacyDatabase(manager, { blocks: 20, transactionsPerBlock: 10 }),
+        );
+        // Holding a lock the final switch needs keeps the run past its last batch until released.
+        await blocker.open();
+        const runner = blocker.dataSource.createQueryRunner();
+        await runner.startTransaction();
+        await runner.query('LOCK TABLE blocks IN SHARE MODE');
+        const run = runKernel(
+          ['db:migrate', '--config', join(root, 'ctrl-c-config'), '--batch-rows', '50'],
+          {
+            CORE_LOG_LEVEL: 'info',
+            CORE_DB_HOST: '127.0.0.1',
+            CORE_DB_DATABASE: name,
+          },
+        );
+        await run.waitFor('every batch copied', 30_000);
+        run.child.kill('SIGINT');
+        await run.waitFor('Past the last batch: finishing the upgrade, it cannot stop now');
+        await runner.commitTransaction();
+        await runner.release();
+        expect((await run.exited()).code).toBe(0);
+        expect(run.stderr()).not.toContain('Stopping after the current batch');
+        expect(run.stdout()).toContain('upgraded 200 transactions from 2.7');
+        expect(run.stderr()).toContain(
+          'Interrupted after the last batch: the upgrade was completed, not stopped',
+        );
+        expect(await detectSchemaState(database.manager)).toBe('current');
+      } finally {
+        await blocker.close();
+        await database.close();
+        await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(postgresUnavailable)(
     'upgrades a 2.7 PostgreSQL database, logging rows done, rate and ETA',
     async () => {
       const name = `lni_test_${randomBytes(6).toString('hex')}`;

@@ -65,11 +65,18 @@ async function migrate(flags: MigrateFlags): Promise<number> {
     dataDirectory: paths.data,
   });
   const progress = progressReporter(logger, process.stderr.isTTY === true);
-  // The first Ctrl-C stops after the batch in flight; a second one kills as usual.
+  // The first Ctrl-C stops the 2.7 upgrade after the batch in flight; past its last batch the
+  // run finishes (each later step commits whole, so killing it loses nothing the next run
+  // would not redo). A second Ctrl-C kills as usual.
   const interruption = new AbortController();
+  let finishing = false;
   const interrupt = () => {
     interruption.abort();
-    process.stderr.write('\nStopping after the current batch (Ctrl-C again to kill)\n');
+    process.stderr.write(
+      finishing
+        ? '\nPast the last batch: finishing the upgrade, it cannot stop now (Ctrl-C again to kill; the next run completes it)\n'
+        : '\nStopping after the current batch (Ctrl-C again to kill)\n',
+    );
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
@@ -80,6 +87,9 @@ async function migrate(flags: MigrateFlags): Promise<number> {
       batchRows: flags.batchRows,
       onProgress: progress.update,
       signal: interruption.signal,
+      onFinishing: () => {
+        finishing = true;
+      },
     });
     progress.stop();
     const upgraded =
@@ -89,6 +99,11 @@ async function migrate(flags: MigrateFlags): Promise<number> {
     process.stdout.write(
       `Database ${database.description}: ${upgraded}${outcome.applied.length} migration(s) applied${outcome.applied.length ? ` (${outcome.applied.join(', ')})` : ''}\n`,
     );
+    if (interruption.signal.aborted) {
+      process.stderr.write(
+        'Interrupted after the last batch: the upgrade was completed, not stopped; the database is ready\n',
+      );
+    }
     return 0;
   } finally {
     process.off('SIGINT', interrupt);

@@ -35,6 +35,13 @@ describe.skipIf(postgresSkipReason)('checkChainIntegrity on PostgreSQL', () => {
     expect(await checkChainIntegrity(database.manager)).toBe(10);
   });
 
+  it("accepts a genesis block whose previous block is '0', as ARK stores it, and no other", async () => {
+    await database.manager.query("UPDATE blocks SET previous_block = '0' WHERE height = 1");
+    expect(await checkChainIntegrity(database.manager)).toBe(10);
+    await database.manager.query("UPDATE blocks SET previous_block = '1' WHERE height = 1");
+    expect(await failure()).toMatchObject({ height: 1 });
+  });
+
   it('names the first missing height', async () => {
     await database.manager.query('DELETE FROM blocks WHERE height IN (4, 7)');
     expect(await failure()).toEqual({

@@ -8,7 +8,8 @@ interface Finding {
 
 /**
  * Verifies what state is rebuilt from: heights run 1, 2, 3... without gaps, each block names
- * its predecessor, and each transaction's height is its block's. Throws `IntegrityError` naming
+ * its predecessor (the genesis block none: NULL, or '0' as ARK stores it), and each
+ * transaction's height is its block's. Throws `IntegrityError` naming
  * the lowest bad height; resolves with the chain height otherwise.
  */
 export async function checkChainIntegrity(manager: EntityManager): Promise<number> {
@@ -40,7 +41,7 @@ async function firstGap(manager: EntityManager): Promise<Finding | undefined> {
 async function firstBrokenLink(manager: EntityManager): Promise<Finding | undefined> {
   const rows = (await manager.query(
     `SELECT b.height FROM blocks b LEFT JOIN blocks p ON p.height = b.height - 1
-      WHERE (b.height = 1 AND b.previous_block IS NOT NULL)
+      WHERE (b.height = 1 AND b.previous_block IS NOT NULL AND b.previous_block <> '0')
          OR (b.height > 1 AND p.id IS NOT NULL AND b.previous_block IS DISTINCT FROM p.id)
       ORDER BY b.height LIMIT 1`,
   )) as { height: number }[];

@@ -10,7 +10,14 @@ export interface MigrateOptions {
   readonly batchRows?: number;
   readonly pauseBetweenBatchesMs?: number;
   readonly onProgress?: (progress: UpgradeProgress) => void;
+  /** Stops the 2.7 upgrade between batches; nothing else stops on it. */
   readonly signal?: AbortSignal;
+  /**
+   * Told when the run is past the last point where `signal` stops it: the 2.7 upgrade has
+   * copied its last batch (then the switch, the migrations and the vacuum run to the end), or
+   * there was no 2.7 database (migrations only).
+   */
+  readonly onFinishing?: () => void;
 }
 
 export interface MigrateResult {
@@ -35,8 +42,11 @@ export async function migrateDatabase(
         pauseBetweenBatchesMs: options.pauseBetweenBatchesMs ?? 0,
         onProgress: options.onProgress,
         signal: options.signal,
+        onLastBatchCopied: options.onFinishing,
       })
     ).rows;
+  } else {
+    options.onFinishing?.();
   }
   const applied = await applySchemaMigrations(database, logger);
   if (upgradedRows !== undefined) {

@@ -95,6 +95,10 @@ describe.skipIf(postgresSkipReason)('BlockStorage on PostgreSQL', () => {
       { round: 7, publicKey: '02bb', balance: 9_223_372_036_854_775_807n },
       { round: 7, publicKey: '02aa', balance: 5n },
     ]);
+    // Saving a round again replaces it.
+    await rounds.saveRound([{ round: 7, publicKey: '02cc', balance: 3n }]);
+    expect(await rounds.getRound(7)).toEqual([{ round: 7, publicKey: '02cc', balance: 3n }]);
+    expect(await rounds.storedRounds()).toEqual([7, 8]);
     await rounds.deleteRoundsFrom(8);
     expect(await rounds.getRound(8)).toEqual([]);
   });

@@ -95,6 +95,20 @@ export class BlockStorage {
     return rows[0];
   }
 
+  /** The highest block `generatorPublicKey` forged below `belowHeight` (a delegate's last block). */
+  async getLastBlockForgedBy(
+    generatorPublicKey: string,
+    belowHeight: number,
+    manager?: EntityManager,
+  ): Promise<StoredBlock | undefined> {
+    const rows = await this.blockRows(
+      'WHERE generator_public_key = $1 AND height < $2 ORDER BY height DESC LIMIT 1',
+      [generatorPublicKey, belowHeight],
+      manager,
+    );
+    return rows[0];
+  }
+
   /** Blocks with `from <= height <= to`, ascending. */
   getBlocksByHeightRange(from: number, to: number, manager?: EntityManager) {
     return this.blockRows('WHERE height BETWEEN $1 AND $2 ORDER BY height', [from, to], manager);

@@ -15,8 +15,18 @@ export class RoundStorage {
     this.database = database;
   }
 
-  async saveRound(delegates: readonly StoredRoundDelegate[], manager = this.database.manager) {
+  /**
+   * Stores the delegates of the rounds they name, replacing whatever those rounds held: saving
+   * a round again (a rebuild, a round elected anew after a fork) leaves exactly these rows.
+   */
+  async saveRound(delegates: readonly StoredRoundDelegate[], manager?: EntityManager) {
     if (delegates.length === 0) return;
+    if (!manager) {
+      await this.database.transaction((own) => this.saveRound(delegates, own));
+      return;
+    }
+    const rounds = [...new Set(delegates.map((d) => d.round))];
+    await manager.query('DELETE FROM rounds WHERE round = ANY($1::bigint[])', [rounds]);
     await manager.query(
       `INSERT INTO rounds (round, public_key, balance)
        SELECT * FROM unnest($1::bigint[], $2::varchar[], $3::bigint[])`,
@@ -26,6 +36,14 @@ export class RoundStorage {
         delegates.map((d) => d.balance.toString()),
       ],
     );
+  }
+
+  /** The numbers of the rounds stored, ascending. */
+  async storedRounds(manager = this.database.manager): Promise<number[]> {
+    const rows = (await manager.query('SELECT DISTINCT round FROM rounds ORDER BY round')) as {
+      round: string;
+    }[];
+    return rows.map((row) => Number(row.round));
   }
 
   async getRound(round: number, manager = this.database.manager) {

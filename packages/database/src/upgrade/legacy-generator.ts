@@ -20,7 +20,8 @@ function sha256Hex(text: string): string {
 const BLOCK_ID = (height: string) => `encode(sha256(('block:' || ${height})::bytea), 'hex')`;
 
 /**
- * Fills an empty database with a chain in the 2.7 shape: every third transaction is a
+ * Fills an empty database with a chain in the 2.7 shape (the genesis block's previous block
+ * stored as '0', as ARK stores it): every third transaction is a
  * transfer, a vote or a multipayment, so the upgrade carries assets of each form. Rows are
  * made by the server (generate_series), so a million transactions take seconds.
  */
@@ -44,7 +45,7 @@ export async function generateLegacyDatabase(
 async function insertBlocks(manager: EntityManager, from: number, to: number, perBlock: number) {
   await manager.query(
     `INSERT INTO blocks SELECT ${BLOCK_ID('h')}, 0, h * 8,
-       CASE WHEN h = 1 THEN NULL ELSE ${BLOCK_ID('(h - 1)')} END, h, $3::int,
+       CASE WHEN h = 1 THEN '0' ELSE ${BLOCK_ID('(h - 1)')} END, h, $3::int,
        $3::bigint * 100000000, $3::bigint * 10000000, 200000000, $3::int * 32,
        repeat('0', 64), '02' || repeat('a', 64), repeat('b', 140)
      FROM generate_series($1::int, $2::int) AS h`,

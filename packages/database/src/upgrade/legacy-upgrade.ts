@@ -18,6 +18,8 @@ export interface LegacyUpgradeOptions {
   readonly onProgress?: ((progress: UpgradeProgress) => void) | undefined;
   /** Stops between batches (Ctrl-C): what is committed stays, the next run continues. */
   readonly signal?: AbortSignal | undefined;
+  /** Told once the last batch is copied: from here the upgrade finishes, whatever the signal. */
+  readonly onLastBatchCopied?: (() => void) | undefined;
 }
 
 const NEW_TABLE = 'lni_transactions_v3';
@@ -55,6 +57,8 @@ export async function upgradeLegacyDatabase(
       await new Promise((resolve) => setTimeout(resolve, options.pauseBetweenBatchesMs));
     }
   }
+  options.onLastBatchCopied?.();
+  logger.info({ ...progress }, '2.7 upgrade: every batch copied, switching to the 3.0 tables');
   const rows = await dataSource.transaction((manager) => switchTables(manager));
   logger.info({ rows }, '2.7 upgrade finished: transactions carried over');
   return { rows };
@@ -158,6 +162,10 @@ async function switchTables(manager: EntityManager): Promise<number> {
     `ALTER TABLE transactions RENAME CONSTRAINT ${NEW_TABLE}_pkey TO transactions_pkey`,
   );
   await manager.query('ALTER TABLE blocks DROP CONSTRAINT IF EXISTS chained_blocks');
+  // ARK names no previous block of the genesis block as '0'; 3.0 writes NULL.
+  await manager.query(
+    "UPDATE blocks SET previous_block = NULL WHERE height = 1 AND previous_block = '0'",
+  );
   const functions = (await manager.query(
     `SELECT p.oid::regprocedure::text AS signature FROM pg_proc p
        JOIN pg_namespace n ON n.oid = p.pronamespace

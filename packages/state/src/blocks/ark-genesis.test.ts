@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { blockFromJson, Milestones, type BlockJson } from '@lni/crypto';
 import { createLogger } from '@lni/kernel';
+import { StateRebuilder } from '../chain/state-rebuilder.js';
+import type { Wallet } from '../wallets/wallet.js';
 import { WalletRepository } from '../wallets/wallet-repository.js';
 import { BlockProcessor } from './block-processor.js';
 import { BlockRejectedError } from './block-rejected-error.js';
@@ -17,10 +19,12 @@ const arkNetwork = (name: string) => {
     network: file('network') as { nethash: string; pubKeyHash: number },
     milestones: file('milestones') as ConstructorParameters<typeof Milestones>[0],
     genesisBlock: file('genesisBlock') as BlockJson & {
-      transactions: { type: number; amount: string }[];
+      transactions: { type: number; amount: string; senderPublicKey: string }[];
     },
   };
 };
+
+const byAddress = (a: Wallet, b: Wallet) => a.address.localeCompare(b.address);
 
 describe("ARK 3.0 networks' genesis blocks, applied as configuration", () => {
   let close: (() => Promise<void>) | undefined;
@@ -66,6 +70,41 @@ describe("ARK 3.0 networks' genesis blocks, applied as configuration", () => {
       expect(received).toBe(sent);
     });
   }
+
+  it('testnet: every sender of a version-1 genesis transaction counts it in its nonce, live and rebuilt', async () => {
+    const { ark, db, wallets, processor, genesis } = await processorFor('testnet');
+    await processor.process(genesis);
+    // ARK 3.x's state builder: a wallet's nonce is the number of transactions it sent.
+    const sent = new Map<string, bigint>();
+    for (const tx of ark.genesisBlock.transactions) {
+      sent.set(tx.senderPublicKey, (sent.get(tx.senderPublicKey) ?? 0n) + 1n);
+    }
+    for (const wallet of wallets.all()) {
+      expect(wallet.nonce).toBe((wallet.publicKey && sent.get(wallet.publicKey)) || 0n);
+    }
+    expect(wallets.byUsername('genesis_1')?.nonce).toBe(2n);
+    // Its generator sent and received nothing; ARK still has its wallet, known by its key.
+    expect(wallets.byPublicKey(genesis.generatorPublicKey)).toMatchObject({
+      balance: 0n,
+      nonce: 0n,
+    });
+
+    const rebuilt = new WalletRepository();
+    await new StateRebuilder({
+      blockStore: db.store,
+      blockProcessor: new BlockProcessor({
+        wallets: rebuilt,
+        milestones: new Milestones(ark.milestones),
+        network: { pubKeyHash: ark.network.pubKeyHash, nethash: ark.network.nethash },
+        forgingSchedule: new RoundRobinSchedule([], 8),
+        blockStore: db.store,
+        logger: createLogger({ level: 'fatal' }),
+      }),
+      wallets: rebuilt,
+      logger: createLogger({ level: 'fatal' }),
+    }).rebuild();
+    expect([...rebuilt.all()].sort(byAddress)).toEqual([...wallets.all()].sort(byAddress));
+  });
 
   it("refuses a genesis block whose payload hash is not the network's nethash", async () => {
     const { db, wallets, processor, genesis } = await processorFor('devnet', 'ab'.repeat(32));

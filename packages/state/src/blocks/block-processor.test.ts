@@ -38,6 +38,7 @@ describe('BlockProcessor on PostgreSQL', () => {
       save: (block) => (failingSave ? Promise.reject(new Error('disk full')) : real.save(block)),
       deleteAbove: (height) => real.deleteAbove(height),
       lastForgedBy: (key, height) => real.lastForgedBy(key, height),
+      transactionById: (id) => real.transactionById(id),
     };
     chain = testProcessor(network, store);
     await chain.processor.process(network.genesis);

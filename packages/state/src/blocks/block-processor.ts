@@ -14,7 +14,7 @@ import type { LastBlock } from '../wallets/wallet.js';
 import './block-events.js';
 import type { BlockHook } from './block-hook.js';
 import { BlockRejectedError } from './block-rejected-error.js';
-import type { BlockStore, FullBlock } from './block-store.js';
+import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
 import type { ForgingSchedule } from './forging-schedule.js';
 import { creditGenerator, debitGenerator } from './generator-credit.js';
 import { applyTransaction, revertTransaction, ruleOf } from './transaction-steps.js';
@@ -79,7 +79,8 @@ export class BlockProcessor {
 
   /**
    * Applies a block to state only, without verification or storage (replaying stored, already
-   * verified blocks at boot). Throws TransactionRuleError when state does not allow it.
+   * verified blocks at boot); the replay calls `settle` once at its end. Throws
+   * TransactionRuleError when state does not allow it.
    */
   applyToState(block: FullBlock): void {
     const ctx = this.#context(block);
@@ -87,8 +88,13 @@ export class BlockProcessor {
       applyTransaction(tx, this.#addressOf(tx.senderPublicKey), ctx);
     }
     creditGenerator(block, ctx);
-    for (const hook of this.#deps.blockHooks ?? []) hook.applied(block, ctx);
+    for (const hook of this.#deps.blockHooks ?? []) hook.applied?.(block, ctx);
     this.#lastBlock = block;
+  }
+
+  /** Runs the hooks' `settled` (see BlockHook): once after a replay of stored blocks. */
+  settle(): void {
+    for (const hook of this.#deps.blockHooks ?? []) hook.settled?.();
   }
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -169,7 +175,8 @@ export class BlockProcessor {
       }
     }
     creditGenerator(block, ctx);
-    for (const hook of this.#deps.blockHooks ?? []) hook.applied(block, ctx);
+    for (const hook of this.#deps.blockHooks ?? []) hook.applied?.(block, ctx);
+    this.settle();
   }
 
   #checkChained(block: FullBlock): void {
@@ -290,17 +297,22 @@ export class BlockProcessor {
         await blockStore.lastForgedBy(block.generatorPublicKey, block.height),
       );
     }
+    const locks = await this.#locksReopenedBy(reverted);
     const checkpoint = wallets.checkpoint();
     try {
       for (const block of reverted) {
-        const ctx = this.#context(block);
-        for (const hook of [...blockHooks].reverse()) hook.reverted(block, ctx);
+        const ctx: LedgerState = {
+          ...this.#context(block),
+          lockTransaction: (id) => locks.get(id),
+        };
+        for (const hook of [...blockHooks].reverse()) hook.reverted?.(block, ctx);
         debitGenerator(block, ctx, previousLastBlocks.get(block.height));
         const transactions = block.transactions ?? [];
         for (let index = transactions.length - 1; index >= 0; index--) {
           revertTransaction(transactions[index]!, ctx);
         }
       }
+      this.settle();
       await blockStore.deleteAbove(height);
     } catch (error) {
       wallets.rollback(checkpoint);
@@ -314,6 +326,20 @@ export class BlockProcessor {
     );
     for (const block of reverted) this.#deps.events?.emit('block.reverted', { block });
     return reverted;
+  }
+
+  /** The lock transactions of the HTLC claims and refunds among `blocks`, from storage. */
+  async #locksReopenedBy(blocks: readonly FullBlock[]): Promise<Map<string, StoredLock>> {
+    const locks = new Map<string, StoredLock>();
+    for (const block of blocks) {
+      for (const tx of block.transactions ?? []) {
+        const id = tx.asset?.claim?.lockTransactionId ?? tx.asset?.refund?.lockTransactionId;
+        if (id === undefined || locks.has(id)) continue;
+        const stored = await this.#deps.blockStore.transactionById(id);
+        if (stored) locks.set(id, stored);
+      }
+    }
+    return locks;
   }
 
   /** Signatures were verified in bulk before, so handlers skip them. */

@@ -3,6 +3,12 @@ import type { LastBlock } from '../wallets/wallet.js';
 
 export type FullBlock = BlockData<TransactionData>;
 
+export interface StoredLock {
+  readonly transaction: TransactionData;
+  /** Seconds since the epoch of the block that holds it. */
+  readonly timestamp: number;
+}
+
 /** Where the chain is kept; the processor writes through it last, after state has changed. */
 export interface BlockStore {
   /** The highest block, without transactions; undefined for an empty chain. */
@@ -16,6 +22,11 @@ export interface BlockStore {
   deleteAbove(height: number): Promise<void>;
   /** The last block `generatorPublicKey` forged below `height` (a delegate's lastBlock on revert). */
   lastForgedBy(generatorPublicKey: string, belowHeight: number): Promise<LastBlock | undefined>;
+  /**
+   * A stored transaction and the timestamp of its block: reverting an HTLC claim or refund
+   * re-opens the lock exactly as its lock transaction made it.
+   */
+  transactionById(id: string): Promise<StoredLock | undefined>;
 }
 
 /** A stored block as peers download it: its header, and its transactions' wire bytes. */

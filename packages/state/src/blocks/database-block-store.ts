@@ -8,27 +8,43 @@ import type {
   BlockStorage,
   BlockWithTransactions,
   DatabaseConnection,
+  RoundStorage,
   SerializedTransaction,
   Service,
   StoredBlock,
   StoredTransaction,
 } from '@lni/database';
-import type { LastBlock } from '../wallets/wallet.js';
-import type { BlockStore, FullBlock, StoredWireBlock, WireBlockSource } from './block-store.js';
+import type { ElectionLog } from '../ledger/election-log.js';
+import { roundRows } from '../ledger/stored-rounds.js';
+import { lastBlockOf, type LastBlock } from '../wallets/wallet.js';
+import type {
+  BlockStore,
+  FullBlock,
+  StoredLock,
+  StoredWireBlock,
+  WireBlockSource,
+} from './block-store.js';
 
 export interface DatabaseBlockStoreDeps {
   readonly database: DatabaseConnection;
   readonly blockStorage: Service<BlockStorage>;
+  /** With it, the store of the processor keeps each round's delegates with the block that elected them. */
+  readonly rounds?: {
+    readonly storage: Service<RoundStorage>;
+    readonly elections: ElectionLog;
+  };
 }
 
 /** The BlockStore on @lni/database: transactions travel as their serialized bytes. */
 export class DatabaseBlockStore implements BlockStore, WireBlockSource {
   readonly #database: DatabaseConnection;
   readonly #storage: Service<BlockStorage>;
+  readonly #rounds: DatabaseBlockStoreDeps['rounds'];
 
-  constructor({ database, blockStorage }: DatabaseBlockStoreDeps) {
+  constructor({ database, blockStorage, rounds }: DatabaseBlockStoreDeps) {
     this.#database = database;
     this.#storage = blockStorage;
+    this.#rounds = rounds;
   }
 
   async lastBlock(): Promise<FullBlock | undefined> {
@@ -83,25 +99,44 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
     }));
   }
 
-  save(block: FullBlock): Promise<void> {
-    return this.#storage.saveBlocks([toStored(block)]);
+  async transactionById(id: string): Promise<StoredLock | undefined> {
+    const stored = await this.#storage.getTransactionById(id);
+    return (
+      stored && {
+        transaction: deserializeTransaction(stored.serialized),
+        timestamp: stored.timestamp,
+      }
+    );
+  }
+
+  async save(block: FullBlock): Promise<void> {
+    const rounds = this.#rounds;
+    const elected = rounds?.elections.electedBy(block.height);
+    if (!rounds || !elected) return this.#storage.saveBlocks([toStored(block)]);
+    await this.#database.transaction(async (manager) => {
+      await this.#storage.saveBlocks([toStored(block)], manager);
+      await rounds.storage.saveRound(roundRows(elected), manager);
+    });
   }
 
   async deleteAbove(height: number): Promise<void> {
-    await this.#storage.deleteBlocksAbove(height);
+    const rounds = this.#rounds;
+    if (!rounds) {
+      await this.#storage.deleteBlocksAbove(height);
+      return;
+    }
+    await this.#database.transaction(async (manager) => {
+      await this.#storage.deleteBlocksAbove(height, manager);
+      await rounds.storage.deleteRoundsFrom(rounds.elections.latestRoundAt(height) + 1, manager);
+    });
   }
 
   async lastForgedBy(
     generatorPublicKey: string,
     belowHeight: number,
   ): Promise<LastBlock | undefined> {
-    const rows = (await this.#database.manager.query(
-      `SELECT id, height, "timestamp" FROM blocks
-       WHERE generator_public_key = $1 AND height < $2 ORDER BY height DESC LIMIT 1`,
-      [generatorPublicKey, belowHeight],
-    )) as { id: string; height: number; timestamp: number }[];
-    const row = rows[0];
-    return row && { id: row.id, height: Number(row.height), timestamp: Number(row.timestamp) };
+    const stored = await this.#storage.getLastBlockForgedBy(generatorPublicKey, belowHeight);
+    return stored && lastBlockOf(stored);
   }
 }
 

@@ -1,14 +1,21 @@
 import { addressFromPublicKey } from '@lni/crypto';
 import { changeWallet } from '../dpos/vote-balances.js';
 import type { LedgerState } from '../handlers/transaction-handler.js';
-import type { LastBlock } from '../wallets/wallet.js';
+import { lastBlockOf, type LastBlock } from '../wallets/wallet.js';
 import type { FullBlock } from './block-store.js';
 
-/** Pays the generator its reward and the block's fees and counts the block as its own. */
+/**
+ * Pays the generator its reward and the block's fees and counts the block as its own. The
+ * generator's wallet exists from its first block on, known by its public key, even when it earns
+ * nothing (ARK's genesis generator, which sends and receives nothing).
+ */
 export function creditGenerator(block: FullBlock, state: LedgerState): void {
   const address = addressFromPublicKey(block.generatorPublicKey, state.pubKeyHash);
   const earned = block.reward + block.totalFee;
-  if (earned !== 0n) addBalance(state, address, earned);
+  changeWallet(state.repository, address, (wallet) => ({
+    ...(wallet.publicKey === undefined && { publicKey: block.generatorPublicKey }),
+    balance: wallet.balance + earned,
+  }));
   const delegate = state.repository.get(address)?.attributes.delegate;
   if (!delegate) return;
   state.repository.update(address, {
@@ -18,7 +25,7 @@ export function creditGenerator(block: FullBlock, state: LedgerState): void {
         forgedFees: delegate.forgedFees + block.totalFee,
         forgedRewards: delegate.forgedRewards + block.reward,
         producedBlocks: delegate.producedBlocks + 1,
-        lastBlock: { id: block.id, height: block.height, timestamp: block.timestamp },
+        lastBlock: lastBlockOf(block),
       },
     },
   });

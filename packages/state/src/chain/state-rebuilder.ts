@@ -48,7 +48,7 @@ export class StateRebuilder {
   }
 
   async rebuild(): Promise<RebuildResult> {
-    const { blockStore, logger, wallets } = this.#deps;
+    const { blockStore, blockProcessor, logger, wallets } = this.#deps;
     const started = performance.now();
     if (wallets.size > 0) {
       throw new StateConsistencyError('rebuild: the wallet repository is not empty', '');
@@ -66,6 +66,7 @@ export class StateRebuilder {
     } finally {
       resumeIndexes();
     }
+    blockProcessor.settle();
     await this.check();
     const ms = Math.round(performance.now() - started);
     logger.info({ height: last.height, transactions, wallets: wallets.size, ms }, 'State rebuilt');

@@ -12,30 +12,38 @@ export function compareByVotes(a: Wallet, b: Wallet): number {
 }
 
 /**
- * Ranks the delegates that have not resigned (rank 1 = most votes), clears the rank of resigned
- * ones, and returns the ranked delegates. Only wallets whose rank changes are rewritten.
+ * Every delegate, resigned ones included, most votes first (compareByVotes). Read from the
+ * vote-balance index, already in vote order: only delegates with equal votes need sorting.
  */
-export function rankDelegates(repository: WalletStore): Wallet[] {
-  const active: Wallet[] = [];
+export function delegatesByVotes(repository: WalletStore): Wallet[] {
+  const ordered: Wallet[] = [];
+  let tied: Wallet[] = [];
+  const flush = () => {
+    if (tied.length > 1) tied.sort(compareByVotes);
+    for (const wallet of tied) ordered.push(wallet);
+    tied = [];
+  };
   for (const wallet of repository
-    .index('attributes.delegate.username')
-    .scan(undefined, undefined, false)) {
-    const delegate = wallet.attributes.delegate;
-    if (!delegate) continue;
-    if (delegate.resigned === true) {
-      if (delegate.rank !== undefined) {
-        const { rank: _rank, ...unranked } = delegate;
-        repository.update(wallet.address, { attributes: { delegate: unranked } });
-      }
-    } else {
-      active.push(wallet);
+    .index('attributes.delegate.voteBalance')
+    .scan(undefined, undefined, true)) {
+    if (tied[0]?.attributes.delegate?.voteBalance !== wallet.attributes.delegate?.voteBalance) {
+      flush();
     }
+    tied.push(wallet);
   }
-  active.sort(compareByVotes);
-  return active.map((wallet, position) => {
+  flush();
+  return ordered;
+}
+
+/**
+ * Gives every delegate, resigned ones included, its rank by current votes (1 = most votes), so
+ * that ranks always follow `orderBy=votes:desc`. Only wallets whose rank changes are rewritten.
+ */
+export function rankDelegates(repository: WalletStore): void {
+  delegatesByVotes(repository).forEach((wallet, position) => {
     const delegate = wallet.attributes.delegate;
-    if (!delegate || delegate.rank === position + 1) return wallet;
-    return repository.update(wallet.address, {
+    if (!delegate || delegate.rank === position + 1) return;
+    repository.update(wallet.address, {
       attributes: { delegate: { ...delegate, rank: position + 1 } },
     });
   });

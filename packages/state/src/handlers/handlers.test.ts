@@ -132,6 +132,36 @@ describe('transaction handlers', () => {
     },
   );
 
+  it.each(Object.entries(VALID))(
+    '%s as version 1: advances the nonce by one (ARK 2.7/3.x), revert takes it back',
+    (_name, data) => {
+      const state = ledger();
+      const before = holdings(state);
+      const legacy: TransactionData = { ...data, version: 1, nonce: 0n, timestamp: 0 };
+      apply(state, legacy);
+      expect(state.repository.getOrEmpty(address(SENDER)).nonce).toBe(4n);
+      handlerFor(legacy).revert(legacy, state);
+      expect(holdings(state)).toEqual(before);
+    },
+  );
+
+  it('counts version-1 transactions in the nonce the next version-2 one must carry', () => {
+    const state = ledger();
+    const legacy: TransactionData = {
+      ...(VALID.transfer as TransactionData),
+      version: 1,
+      nonce: 0n,
+      timestamp: 0,
+    };
+    apply(state, legacy);
+    apply(state, legacy);
+    expect(() => apply(state, VALID.transfer as TransactionData)).toThrow(
+      /nonce: expected 6, got 4/,
+    );
+    apply(state, { ...(VALID.transfer as TransactionData), nonce: 6n });
+    expect(state.repository.getOrEmpty(address(SENDER)).nonce).toBe(6n);
+  });
+
   it('keeps the voted delegate in step with the sender: fees, transfers, HTLC locks', () => {
     const state = ledger();
     apply(state, VALID.transfer as TransactionData);

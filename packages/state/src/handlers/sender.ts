@@ -101,7 +101,12 @@ export function staticFee(
   return keys === undefined ? base : base * BigInt(keys + 1);
 }
 
-/** Charges the sender amount plus fee, moves its nonce and applies the type's own change. */
+/**
+ * Charges the sender amount plus fee, moves its nonce and applies the type's own change. A
+ * version-2 transaction carries the nonce it takes; a version-1 transaction carries none but
+ * still counts, so it advances the nonce by one (ARK 2.7 and 3.x): after ARK's testnet genesis,
+ * where each delegate sent two v1 transactions, its first v2 transaction carries nonce 3.
+ */
 export function applyToSender(
   tx: TransactionData,
   state: LedgerState,
@@ -111,12 +116,12 @@ export function applyToSender(
   return changeWallet(state.repository, senderAddress(tx, state), (wallet) => ({
     ...(wallet.publicKey === undefined ? { publicKey: tx.senderPublicKey } : {}),
     balance: wallet.balance - spent - tx.fee,
-    ...(tx.version === 2 ? { nonce: tx.nonce } : {}),
+    nonce: tx.version === 1 ? wallet.nonce + 1n : tx.nonce,
     ...(attributes ? { attributes: attributes(wallet) } : {}),
   }));
 }
 
-/** The inverse of applyToSender. */
+/** The inverse of applyToSender: every version takes the nonce back by one. */
 export function revertForSender(
   tx: TransactionData,
   state: LedgerState,
@@ -125,7 +130,7 @@ export function revertForSender(
 ): Wallet {
   return changeWallet(state.repository, senderAddress(tx, state), (wallet) => ({
     balance: wallet.balance + spent + tx.fee,
-    ...(tx.version === 2 ? { nonce: tx.nonce - 1n } : {}),
+    nonce: wallet.nonce - 1n,
     ...(attributes ? { attributes: attributes(wallet) } : {}),
   }));
 }

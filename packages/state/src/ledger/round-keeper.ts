@@ -2,65 +2,69 @@ import type { Milestones } from '@lni/crypto';
 import type { BlockHook } from '../blocks/block-hook.js';
 import type { FullBlock } from '../blocks/block-store.js';
 import type { ForgingSchedule } from '../blocks/forging-schedule.js';
-import { rankDelegates } from '../dpos/delegate-ranking.js';
+import { delegatesByVotes } from '../dpos/delegate-ranking.js';
 import { forgingOrder } from '../dpos/forging-order.js';
 import { calculateRound } from '../dpos/rounds.js';
 import { Slots } from '../dpos/slots.js';
+import type { ElectedRound, ElectionLog } from './election-log.js';
+import { isActiveDelegate } from '../wallets/wallet.js';
 import type { WalletStore } from '../wallets/wallet-store.js';
 
-/** The delegates elected for a round, in forging order, with the votes that elected them. */
-export interface ElectedRound {
-  readonly round: number;
-  readonly order: readonly string[];
-  readonly votes: ReadonlyMap<string, bigint>;
+interface Election extends ElectedRound {
+  /**
+   * `attributes.delegate.round` of the elected delegates that were not active in the round
+   * before (undefined: never active), put back when the election is reverted.
+   */
+  readonly returning: ReadonlyMap<string, number | undefined>;
 }
 
 /**
  * Elects the active delegates of each round and answers who forges which slot. A round's
- * delegates are the top `activeDelegates` by votes once the round before it (or the genesis
- * block) is applied, shuffled into ARK 3.0's forging order. Elections are remembered so that
+ * delegates are the top `activeDelegates` non-resigned delegates by votes once the round before
+ * it (or the genesis block) is applied, shuffled into ARK 3.0's forging order; each gets the
+ * round in `attributes.delegate.round`, as ARK 3.x sets it. Elections are remembered so that
  * reverting into an earlier round finds its delegates again.
  */
-export class RoundKeeper implements BlockHook, ForgingSchedule {
+export class RoundKeeper implements BlockHook, ForgingSchedule, ElectionLog {
   readonly slots: Slots;
   readonly #wallets: WalletStore;
   readonly #milestones: Milestones;
-  readonly #elected = new Map<number, ElectedRound>();
+  readonly #elected = new Map<number, Election>();
   /** Timestamps of the blocks the slot arithmetic asks for (blocktime milestone spans). */
   readonly #timestamps = new Map<number, number>();
-  readonly #onElected: (round: ElectedRound) => void;
 
-  constructor(deps: {
-    wallets: WalletStore;
-    milestones: Milestones;
-    onElected?: (round: ElectedRound) => void;
-  }) {
+  constructor(deps: { wallets: WalletStore; milestones: Milestones }) {
     this.#wallets = deps.wallets;
     this.#milestones = deps.milestones;
     this.slots = new Slots({ milestones: deps.milestones });
-    this.#onElected = deps.onElected ?? (() => undefined);
   }
 
   applied(block: FullBlock): void {
     this.#timestamps.set(block.height, block.timestamp);
-    const next = calculateRound(block.height + 1, this.#milestones).round;
-    if (block.height === 1 || next !== calculateRound(block.height, this.#milestones).round) {
-      this.#elect(next);
-    }
+    if (this.#elects(block.height)) this.#elect(this.latestRoundAt(block.height));
   }
 
   reverted(block: FullBlock): void {
     this.#timestamps.delete(block.height);
-    const next = calculateRound(block.height + 1, this.#milestones).round;
-    if (next !== calculateRound(block.height, this.#milestones).round || block.height === 1) {
-      this.#elected.delete(next);
-      rankDelegates(this.#wallets);
-    }
+    if (this.#elects(block.height)) this.#unelect(this.latestRoundAt(block.height));
   }
 
   /** The round a height belongs to, with its delegates; undefined before its election. */
   electedFor(height: number): ElectedRound | undefined {
     return this.#elected.get(calculateRound(height, this.#milestones).round);
+  }
+
+  electedBy(height: number): ElectedRound | undefined {
+    return this.#elects(height) ? this.#elected.get(this.latestRoundAt(height)) : undefined;
+  }
+
+  latestRoundAt(height: number): number {
+    return calculateRound(height + 1, this.#milestones).round;
+  }
+
+  /** Every election held, oldest first. */
+  elections(): IterableIterator<ElectedRound> {
+    return this.#elected.values();
   }
 
   slotOf(timestamp: number, height: number): number {
@@ -87,24 +91,55 @@ export class RoundKeeper implements BlockHook, ForgingSchedule {
     return timestamp;
   };
 
+  /** The genesis block and the last block of each round elect the next round. */
+  #elects(height: number): boolean {
+    return (
+      height === 1 || this.latestRoundAt(height) !== calculateRound(height, this.#milestones).round
+    );
+  }
+
   #elect(round: number): void {
     const active = this.#milestones.at(this.#firstHeightOf(round)).activeDelegates;
-    const ranked = rankDelegates(this.#wallets).slice(0, active);
-    const elected: ElectedRound = {
+    const chosen = delegatesByVotes(this.#wallets).filter(isActiveDelegate).slice(0, active);
+    const returning = new Map<string, number | undefined>();
+    for (const wallet of chosen) {
+      const delegate = wallet.attributes.delegate;
+      if (!delegate) continue;
+      if (delegate.round !== round - 1) returning.set(wallet.publicKey as string, delegate.round);
+      this.#wallets.update(wallet.address, { attributes: { delegate: { ...delegate, round } } });
+    }
+    this.#elected.set(round, {
       round,
       order: forgingOrder(
         round,
-        ranked.map((wallet) => wallet.publicKey as string),
+        chosen.map((wallet) => wallet.publicKey as string),
       ),
       votes: new Map(
-        ranked.map((wallet) => [
+        chosen.map((wallet) => [
           wallet.publicKey as string,
           wallet.attributes.delegate?.voteBalance ?? 0n,
         ]),
       ),
-    };
-    this.#elected.set(round, elected);
-    this.#onElected(elected);
+      returning,
+    });
+  }
+
+  #unelect(round: number): void {
+    const election = this.#elected.get(round);
+    if (!election) return;
+    this.#elected.delete(round);
+    for (const publicKey of election.order) {
+      const wallet = this.#wallets.byPublicKey(publicKey);
+      const delegate = wallet?.attributes.delegate;
+      if (!wallet || !delegate) continue;
+      const previous = election.returning.has(publicKey)
+        ? election.returning.get(publicKey)
+        : round - 1;
+      const { round: _reverted, ...rest } = delegate;
+      this.#wallets.update(wallet.address, {
+        attributes: { delegate: previous === undefined ? rest : { ...rest, round: previous } },
+      });
+    }
   }
 
   /** First height of a round (rounds are activeDelegates long between milestone changes). */

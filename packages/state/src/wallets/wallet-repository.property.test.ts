@@ -51,8 +51,18 @@ const change: fc.Arbitrary<WalletChange> = fc.oneof(
             resigned: fc.constant(true),
             lastBlock: fc.record({
               id: fc.constantFrom('b1', 'b2'),
+              version: fc.constant(0),
               height: small,
               timestamp: small,
+              previousBlock: fc.constant('b0'),
+              numberOfTransactions: fc.constant(0),
+              totalAmount: fc.constant(0n),
+              totalFee: fc.constant(0n),
+              reward: amount,
+              payloadLength: fc.constant(0),
+              payloadHash: fc.constant('00'.repeat(32)),
+              generatorPublicKey: fc.constant(`02${'11'.repeat(32)}`),
+              blockSignature: fc.constant('30'),
             }),
           },
           {

@@ -1,9 +1,29 @@
-/** The block a delegate forged last, as kept in its wallet. */
-export interface LastBlock {
-  readonly id: string;
-  readonly height: number;
-  /** Seconds since the network epoch. */
-  readonly timestamp: number;
+import type { BlockData } from '@lni/crypto';
+
+/**
+ * The block a delegate forged last, its whole header as ARK 3.x keeps it in the wallet
+ * (`attributes.delegate.lastBlock`): ids, height, timestamp (seconds since the epoch), totals,
+ * payload, generator and signature.
+ */
+export type LastBlock = Omit<BlockData, 'transactions'>;
+
+/** The header of a block, without its transactions and whatever else the object carries. */
+export function lastBlockOf(block: LastBlock): LastBlock {
+  return {
+    id: block.id,
+    version: block.version,
+    timestamp: block.timestamp,
+    height: block.height,
+    previousBlock: block.previousBlock,
+    numberOfTransactions: block.numberOfTransactions,
+    totalAmount: block.totalAmount,
+    totalFee: block.totalFee,
+    reward: block.reward,
+    payloadLength: block.payloadLength,
+    payloadHash: block.payloadHash,
+    generatorPublicKey: block.generatorPublicKey,
+    blockSignature: block.blockSignature,
+  };
 }
 
 /** Delegate attributes of a wallet; `resigned` exists only once the delegate has resigned. */
@@ -13,8 +33,13 @@ export interface DelegateAttributes {
   readonly forgedFees: bigint;
   readonly forgedRewards: bigint;
   readonly producedBlocks: number;
-  /** Absent for resigned delegates and before the first ranking. */
+  /**
+   * Position by vote balance among all delegates, resigned ones included (ties by public key),
+   * kept current after every block (set by the time the block that registered it is applied).
+   */
   readonly rank?: number;
+  /** The last round whose active delegates included this one (as ARK 3.x sets it). */
+  readonly round?: number;
   readonly lastBlock?: LastBlock;
   readonly resigned?: boolean;
 }

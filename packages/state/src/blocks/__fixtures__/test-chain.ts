@@ -1,11 +1,13 @@
 import {
   addressFromPassphrase,
   blockFromJson,
+  delegateRegistration,
   forgeBlock,
   generateNetwork,
   keysFromPassphrase,
   Milestones,
   transfer,
+  vote,
   type KeyPair,
   type TransactionData,
 } from '@lni/crypto';
@@ -20,6 +22,9 @@ export const BLOCKTIME = 8;
 export const ALICE = 'alice test passphrase for the chain helper';
 export const BOB = 'bob test passphrase for the chain helper';
 export const INITIAL_BALANCE = 1_000_000_000_000n;
+
+/** The secrets generateNetwork was given: number 0 is the premine wallet's, then the delegates'. */
+const secretNumber = (n: number) => `chain test delegate secret number ${n}`;
 
 /** A generated network of 5 delegates whose genesis funds alice and bob. */
 export function testNetwork(options: { maxTransactions?: number; maxPayload?: number } = {}) {
@@ -38,7 +43,7 @@ export function testNetwork(options: { maxTransactions?: number; maxPayload?: nu
       { address: addressFromPassphrase(ALICE, PUB_KEY_HASH), amount: INITIAL_BALANCE },
       { address: addressFromPassphrase(BOB, PUB_KEY_HASH), amount: INITIAL_BALANCE },
     ],
-    createSecret: () => `chain test delegate secret number ${counter++}`,
+    createSecret: () => secretNumber(counter++),
   });
   const milestones = new Milestones(generated.milestones);
   const genesis = blockFromJson(generated.genesisBlock, { network: PUB_KEY_HASH });
@@ -51,6 +56,58 @@ export function testNetwork(options: { maxTransactions?: number; maxPayload?: nu
 }
 
 export type TestNetwork = ReturnType<typeof testNetwork>;
+
+/**
+ * The same network with an ARK 2.x past: its genesis block is made of version-1 transactions as
+ * ARK's testnet genesis is (premine transfers, each delegate's registration and self-vote), and
+ * version 1 stays the rule until `aip11Height`, as on a chain that began under release 2.
+ */
+export function legacyTestNetwork(aip11Height = 5): TestNetwork {
+  const network = testNetwork();
+  const [first, ...later] = network.generated.milestones;
+  if (!first) throw new Error('fixture: no milestones');
+  const milestones = new Milestones([
+    { ...first, aip11: false, htlcEnabled: false },
+    ...later,
+    { height: aip11Height, aip11: true, htlcEnabled: true },
+  ]);
+  const options = { network: PUB_KEY_HASH };
+  const delegates = network.generated.secrets;
+  const transactions = [
+    ...[ALICE, BOB].map((passphrase) =>
+      transfer(options)
+        .version(1)
+        .fee(0n)
+        .recipientId(addressOf(passphrase))
+        .amount(INITIAL_BALANCE)
+        .sign(keysOf(secretNumber(0)))
+        .build(),
+    ),
+    ...delegates.map((secret, index) =>
+      delegateRegistration(options)
+        .version(1)
+        .fee(0n)
+        .username(`genesis_${index + 1}`)
+        .sign(keysOf(secret))
+        .build(),
+    ),
+    ...delegates.map((secret) =>
+      vote(options)
+        .version(1)
+        .fee(0n)
+        .vote(keysOf(secret).publicKey.toString('hex'))
+        .sign(keysOf(secret))
+        .build(),
+    ),
+  ];
+  const genesis = forgeBlock({
+    transactions,
+    timestamp: 0,
+    keys: keysOf(secretNumber(0)),
+    milestones,
+  });
+  return { ...network, milestones, genesis };
+}
 
 /** A processor over fresh wallets with the round-robin schedule. */
 export function testProcessor(

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createLogger } from '@lni/kernel';
-import { applySchemaMigrations, BlockStorage, Database, databaseOptions } from '@lni/database';
+import { serializeTransaction, transactionToJson } from '@lni/crypto';
+import {
+  applySchemaMigrations,
+  BlockStorage,
+  Database,
+  databaseOptions,
+  legacySchema,
+  migrateDatabase,
+} from '@lni/database';
+import type { FullBlock } from '../block-store.js';
 import { DatabaseBlockStore } from '../database-block-store.js';
 
 const SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres' };
@@ -18,6 +27,74 @@ async function admin(sql: string): Promise<void> {
 
 /** A fresh database on the local PostgreSQL with the schema, and a BlockStore over it. */
 export async function openTestStore() {
+  return openStore((database, logger) => applySchemaMigrations(database, logger));
+}
+
+/**
+ * A database holding `blocks` as ARK Core 2.7 stored them (its schema; the genesis block's
+ * previous block '0'), upgraded by `kernel db:migrate`'s work, and a BlockStore over it.
+ */
+export async function openUpgradedTestStore(blocks: readonly FullBlock[]) {
+  return openStore(async (database, logger) => {
+    await database.transaction(async (manager) => {
+      for (const statement of legacySchema) await manager.query(statement);
+      const query = (sql: string, params: unknown[]) => manager.query(sql, params);
+      for (const block of blocks) await insertLegacyBlock(query, block);
+    });
+    await migrateDatabase(database, { logger });
+  });
+}
+
+type Query = (sql: string, params: unknown[]) => Promise<unknown>;
+
+async function insertLegacyBlock(query: Query, block: FullBlock): Promise<void> {
+  await query(
+    'INSERT INTO blocks VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+    [
+      block.id,
+      block.version,
+      block.timestamp,
+      block.previousBlock ?? '0',
+      block.height,
+      block.numberOfTransactions,
+      String(block.totalAmount),
+      String(block.totalFee),
+      String(block.reward),
+      block.payloadLength,
+      block.payloadHash,
+      block.generatorPublicKey,
+      block.blockSignature,
+    ],
+  );
+  for (const [sequence, tx] of (block.transactions ?? []).entries()) {
+    await query(
+      `INSERT INTO transactions (id, version, block_id, sequence, "timestamp", sender_public_key,
+         recipient_id, type, vendor_field, amount, fee, serialized, type_group, nonce, asset)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+      [
+        tx.id,
+        tx.version,
+        block.id,
+        sequence,
+        tx.timestamp ?? block.timestamp,
+        tx.senderPublicKey,
+        tx.recipientId ?? null,
+        tx.type,
+        tx.vendorField === undefined ? null : Buffer.from(tx.vendorField, 'utf8'),
+        String(tx.amount),
+        String(tx.fee),
+        serializeTransaction(tx),
+        tx.typeGroup,
+        String(tx.nonce),
+        transactionToJson(tx).asset ?? null,
+      ],
+    );
+  }
+}
+
+async function openStore(
+  prepare: (database: Database, logger: ReturnType<typeof createLogger>) => Promise<unknown>,
+) {
   const name = `lni_chain_${randomBytes(6).toString('hex')}`;
   await admin(`CREATE DATABASE ${name}`);
   const logger = createLogger({ level: 'fatal' });
@@ -30,7 +107,7 @@ export async function openTestStore() {
     dataDirectory: '/nonexistent',
   });
   await database.open();
-  await applySchemaMigrations(database, logger);
+  await prepare(database, logger);
   const blockStorage = new BlockStorage({ database });
   const store = new DatabaseBlockStore({ database, blockStorage });
   return {
