@@ -50,6 +50,17 @@ export class ApiClient {
     return response.json();
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async post(path: string, body: unknown): Promise<any> {
+    const response = await fetch(`${this.base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  }
+
   async height(): Promise<number> {
     return (await this.get('/blocks/last')).data.height as number;
   }

@@ -57,8 +57,9 @@ export function headerFromWire(
     if (typeof value !== 'string') throw new WireError(`${what}.${name} is not a string`);
     return value;
   };
+  // Zero values an encoder may leave off the wire (proto3) read as 0; only height is required.
   const integer = (name: string): number => {
-    const value = fields[name];
+    const value = fields[name] ?? (name === 'height' ? undefined : 0);
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
       throw new WireError(`${what}.${name} is not a non-negative integer`);
     }

@@ -49,6 +49,19 @@ const status: StatusReply = {
   },
 };
 
+// ARK's reply schemas (AJV with its crypto keywords), as ARK checks every reply it receives.
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const arkReplySchemas: Record<string, object> =
+  require('@arkecosystem/core-p2p/dist/schemas.js').replySchemas;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const arkCrypto: any = require(
+  require.resolve('@arkecosystem/crypto', { paths: [require.resolve('@arkecosystem/core-p2p')] }),
+);
+arkCrypto.Managers.configManager.setFromPreset('testnet');
+const arkRefusal = (route: string, reply: unknown): string | undefined =>
+  arkCrypto.Validation.validator.validate(arkReplySchemas[route], reply).error;
+
 /** ARK's decoders leave BigNumbers and protobuf prototypes; compare plain JSON. */
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
@@ -61,11 +74,8 @@ describe('the wire codecs against ARK Core 3.9.1', () => {
 
   it('round-trip getStatus replies both ways', () => {
     const fromUs = ark.getStatus.response.deserialize(getStatusCodec.encodeReply(status));
-    // proto3 leaves zero values off the wire: ARK reads the header's version 0 as absent.
-    const { version: _zero, ...withoutVersion } = header;
-    expect(plain(fromUs)).toEqual(
-      plain({ ...status, state: { ...status.state, header: withoutVersion } }),
-    );
+    // Zero values travel too (version 0), as ARK's encoder writes them: ARK requires some.
+    expect(plain(fromUs)).toEqual(plain(status));
     const fromArk = ark.getStatus.response.serialize(structuredClone(status));
     expect(getStatusCodec.decodeReply(fromArk)).toEqual({
       ...status,
@@ -121,9 +131,8 @@ describe('the wire codecs against ARK Core 3.9.1', () => {
     ];
     const arkView = ark.getBlocks.response.deserialize(getBlocksCodec.encodeReply(blocks));
     expect(arkView).toHaveLength(2);
-    const { version: _zero, ...withoutVersion } = header;
     expect(plain(arkView[0])).toEqual({
-      ...withoutVersion,
+      ...header,
       transactions: transactions.map((tx) => tx.toString('hex')),
     });
     expect(arkView[1].id).toBe('9'.repeat(19));
@@ -202,6 +211,59 @@ describe('the wire codecs against ARK Core 3.9.1', () => {
     expect(postTransactionsCodec.decodeReply(ark.postTransactions.response.serialize(ids))).toEqual(
       { accept: ids, invalid: [] },
     );
+  });
+});
+
+describe("our replies pass ARK's own checks, as ARK decodes them", () => {
+  // A testnet header of the short-id era: ids are decimal, the genesis block has timestamp 0.
+  const genesis: BlockHeader = {
+    ...header,
+    id: '17184958558311101492',
+    height: 1,
+    timestamp: 0,
+    previousBlock: null,
+    reward: '0',
+  };
+  const later: BlockHeader = {
+    ...header,
+    id: '8455799608564257732',
+    height: 6,
+    previousBlock: '3955395342737774964',
+    numberOfTransactions: 0,
+    payloadLength: 0,
+  };
+
+  it('getStatus, with forgingAllowed false, a genesis tip and no explorer', () => {
+    for (const tip of [genesis, later]) {
+      const reply = {
+        state: { height: tip.height, forgingAllowed: false, currentSlot: 38_173_208, header: tip },
+        config: { ...status.config, network: { ...status.config.network, explorer: '' } },
+      };
+      const decoded = ark.getStatus.response.deserialize(getStatusCodec.encodeReply(reply));
+      expect(arkRefusal('p2p.peer.getStatus', decoded), `tip ${tip.height}`).toBeUndefined();
+    }
+  });
+
+  it('getBlocks, getPeers, getCommonBlocks and postBlock', () => {
+    const blocks = ark.getBlocks.response.deserialize(
+      getBlocksCodec.encodeReply([{ header: later, transactions: [] }]),
+    );
+    for (const block of blocks) delete block.transactions; // as ARK's client does (headers only)
+    expect(arkRefusal('p2p.blocks.getBlocks', blocks)).toBeUndefined();
+    const peers = ark.getPeers.response.deserialize(
+      getPeersCodec.encodeReply([{ ip: '10.77.0.3', port: 4000 }]),
+    );
+    expect(arkRefusal('p2p.peer.getPeers', peers)).toBeUndefined();
+    for (const common of [{ id: later.id, height: 6 }, null]) {
+      const decoded = ark.getCommonBlocks.response.deserialize(
+        getCommonBlocksCodec.encodeReply({ common }),
+      );
+      expect(arkRefusal('p2p.peer.getCommonBlocks', decoded)).toBeUndefined();
+    }
+    const posted = ark.postBlock.response.deserialize(
+      postBlockCodec.encodeReply({ status: false, height: 6, verdict: 'rejected', reason: 'x' }),
+    );
+    expect(arkRefusal('p2p.blocks.postBlock', posted)).toBeUndefined();
   });
 });
 

@@ -69,8 +69,8 @@ function bytesOf(fields: Fields, name: string): Buffer {
 
 function headersOf(fields: Fields): RequestHeaders | undefined {
   const headers = nested(fields, 'headers');
-  if (!headers) return undefined;
-  const version = headers['version'];
+  const version = headers?.['version'];
+  if (!headers || version === null || version === undefined) return undefined;
   if (typeof version !== 'string' || version.length > 64) {
     throw new WireError('headers.version is not a version string');
   }
@@ -115,7 +115,8 @@ export const getStatusCodec: RouteCodec<StatusRequest, StatusReply> = {
       );
     }
     const text = (from: Fields, name: string, min: number, max: number): string => {
-      const value = from[name];
+      // Informational fields an older encoder left off when empty read as empty.
+      const value = from[name] ?? (min === 0 ? '' : undefined);
       if (typeof value !== 'string' || value.length < min || value.length > max) {
         throw new WireError(`status ${name} must be a string of ${min} to ${max} characters`);
       }
