@@ -8,6 +8,7 @@ import { StatisticsRefresher } from './maintenance/statistics-refresher.js';
 import { applySchemaMigrations, hasPendingMigrations } from './migrations/migrate.js';
 import { BlockQuery, TransactionQuery } from './query/transaction-query.js';
 import { BlockStorage } from './storage/block-storage.js';
+import { PoolStorage } from './storage/pool-storage.js';
 import { RoundStorage } from './storage/round-storage.js';
 import type { Service } from './service.js';
 
@@ -17,6 +18,8 @@ declare module '@lni/kernel' {
     readonly database: Service<Database>;
     readonly blockStorage: Service<BlockStorage>;
     readonly roundStorage: Service<RoundStorage>;
+    /** The transaction pool as kept on disk. */
+    readonly poolStorage: Service<PoolStorage>;
     readonly transactionQuery: Service<TransactionQuery>;
     readonly blockQuery: Service<BlockQuery>;
     readonly statisticsRefresher: Service<StatisticsRefresher>;
@@ -34,6 +37,7 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
       ),
       blockStorage: asClass(BlockStorage).singleton(),
       roundStorage: asClass(RoundStorage).singleton(),
+      poolStorage: asClass(PoolStorage).singleton(),
       transactionQuery: asClass(TransactionQuery).singleton(),
       blockQuery: asClass(BlockQuery).singleton(),
       statisticsRefresher: asClass(StatisticsRefresher)

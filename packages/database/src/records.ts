@@ -56,3 +56,10 @@ export interface BlockWithTransactions {
   readonly block: StoredBlock;
   readonly transactions: readonly StoredTransaction[];
 }
+
+/** A transaction waiting in the pool: its wire bytes and when it arrived (Unix ms). */
+export interface StoredPoolTransaction {
+  readonly id: string;
+  readonly serialized: Uint8Array;
+  readonly addedAt: number;
+}

@@ -51,7 +51,7 @@ describe('kernel db:migrate', () => {
     expect((await run.exited()).code).toBe(0);
     expect(run.stdout()).toContain(`Database embedded PGlite at ${join(data, 'database')}`);
     expect(run.stdout()).toContain(
-      '3 migration(s) applied (InitialSchema1763900000000, RowTotals1764000000000, PaymentRecipients1764000000001)',
+      '4 migration(s) applied (InitialSchema1763900000000, RowTotals1764000000000, PaymentRecipients1764000000001, PoolTransactions1764200000000)',
     );
   }, 60_000);
 

@@ -1,10 +1,12 @@
 import { InitialSchema1763900000000 } from './1763900000000-initial-schema.js';
 import { RowTotals1764000000000 } from './1764000000000-row-totals.js';
 import { PaymentRecipients1764000000001 } from './1764000000001-payment-recipients.js';
+import { PoolTransactions1764200000000 } from './1764200000000-pool-transactions.js';
 
 /** Every schema migration, oldest first. */
 export const schemaMigrations = [
   InitialSchema1763900000000,
   RowTotals1764000000000,
   PaymentRecipients1764000000001,
+  PoolTransactions1764200000000,
 ];

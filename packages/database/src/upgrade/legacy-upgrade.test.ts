@@ -114,6 +114,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
         'InitialSchema1763900000000',
         'RowTotals1764000000000',
         'PaymentRecipients1764000000001',
+        'PoolTransactions1764200000000',
       ],
     });
     // The kept totals count the upgraded rows.
@@ -146,6 +147,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'block_totals',
       'blocks',
       'lni_migrations',
+      'pool_transactions',
       'rounds',
       'transaction_totals',
       'transactions',
