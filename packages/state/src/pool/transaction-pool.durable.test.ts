@@ -181,6 +181,19 @@ describe.each((['postgres', 'embedded'] as const).filter((b) => b !== 'postgres'
       );
     });
 
+    it('forges restored transactions and then forgets them', async () => {
+      const first = await startNode(() => 5_000);
+      const txs = [1n, 2n, 3n].map((n) => transferOf(ALICE, bob, 1n, n));
+      await first.pool.add(txs);
+      const second = await startNode(() => 5_000);
+      const collected = second.pool.collect();
+      expect(collected.map((tx) => tx.id)).toEqual(txs.map((tx) => tx.id));
+      second.pool.onBlockApplied(await second.forge(collected));
+      await second.pool.flush();
+      expect(second.pool.size).toBe(0);
+      expect(await kept()).toEqual([]);
+    });
+
     it('drops kept transactions older than the age limit at restart', async () => {
       const first = await startNode(() => 5_000);
       await first.pool.add([transferOf(ALICE, bob, 1n, 1n)]);
