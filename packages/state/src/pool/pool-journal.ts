@@ -1,70 +1,109 @@
-import type { PoolStorage, Service } from '@lni/database';
+import type { PoolStorage, Service, StoredPoolTransaction } from '@lni/database';
 import type { Logger } from '@lni/kernel';
 import type { PoolEntry } from './pool-entry.js';
 
 export interface PoolJournalDeps {
-  readonly poolStorage: Pick<Service<PoolStorage>, 'save' | 'remove'>;
+  readonly poolStorage: Pick<Service<PoolStorage>, 'save'>;
   readonly logger: Logger;
 }
 
+/** Changes waiting for the next write, reduced to what storage must end up with. */
+interface PendingWrite {
+  /** Ids whose rows go, deleted before the insert. */
+  readonly removed: Set<string>;
+  /** Rows to insert, in the order the pool took them. */
+  readonly added: Map<string, StoredPoolTransaction>;
+  readonly waiters: { resolve(): void; reject(error: unknown): void }[];
+  /** Removals nobody waits for, reported when their write fails. */
+  forgotten: number;
+}
+
 /**
- * Writes the pool's changes to storage one after another, in the order the pool made them, so
- * that a removal never overtakes the addition it undoes (and the reverse). Removals wait in one
- * queued write that later removals join, until a write starts or an addition is queued.
+ * Writes the pool's changes to storage in the order the pool made them, one write at a time.
+ * Changes made while a write runs wait and go together in the next one (one commit, one
+ * multi-row insert): under concurrent submissions the commit's flush to disk is shared rather
+ * than queued once per request.
  */
 export class PoolJournal {
   readonly #deps: PoolJournalDeps;
-  /** Settles when every write queued so far has. */
-  #tail: Promise<void> = Promise.resolve();
-  /** Ids of the queued removal that has not started yet. */
-  #waitingRemoval: string[] | undefined;
+  #pending: PendingWrite | undefined;
+  #running: Promise<void> | undefined;
 
   constructor(deps: PoolJournalDeps) {
     this.#deps = deps;
   }
 
-  /** Adds `added` and forgets `removed` in one commit, after every earlier write; rejects if it failed. */
+  /**
+   * Forgets `removed` then adds `added`, after every earlier change; resolves once committed,
+   * rejects if that write failed.
+   */
   record(added: readonly PoolEntry[], removed: readonly string[]): Promise<void> {
-    this.#waitingRemoval = undefined;
-    const rows = added.map((entry) => ({
-      id: entry.id,
-      serialized: entry.bytes,
-      addedAt: entry.addedAt,
-    }));
-    return this.#enqueue(() => this.#deps.poolStorage.save(rows, removed));
+    const write = this.#next();
+    for (const id of removed) forgetIn(write, id);
+    for (const entry of added) {
+      write.added.delete(entry.id);
+      write.added.set(entry.id, { id: entry.id, serialized: entry.bytes, addedAt: entry.addedAt });
+    }
+    return new Promise((resolve, reject) => write.waiters.push({ resolve, reject }));
   }
 
   /**
-   * Forgets `ids` after every earlier write. A failure is logged, not thrown: the rows left
-   * behind are judged again at the next boot, and dropped then if no longer valid.
+   * Forgets `ids` after every earlier change. A failure is logged, not thrown: rows left behind
+   * are judged again at the next boot and dropped then if no longer valid.
    */
   forget(ids: readonly string[]): void {
     if (ids.length === 0) return;
-    if (this.#waitingRemoval) {
-      this.#waitingRemoval.push(...ids);
-      return;
+    const write = this.#next();
+    for (const id of ids) forgetIn(write, id);
+    write.forgotten += ids.length;
+  }
+
+  /** Resolves once every change so far is written (or failed to be). */
+  async flush(): Promise<void> {
+    const last = this.#pending;
+    if (last) {
+      await new Promise<void>((resolve) => last.waiters.push({ resolve, reject: () => resolve() }));
+    } else {
+      await this.#running;
     }
-    const batch = [...ids];
-    this.#waitingRemoval = batch;
-    void this.#enqueue(() => {
-      if (this.#waitingRemoval === batch) this.#waitingRemoval = undefined;
-      return this.#deps.poolStorage.remove(batch);
-    }).catch((error: unknown) =>
-      this.#deps.logger.warn(
-        { err: error, transactions: batch.length },
-        'Pool transactions not removed from storage; the next start re-checks them',
-      ),
-    );
   }
 
-  /** Resolves once every write queued so far has settled. */
-  flush(): Promise<void> {
-    return this.#tail;
+  #next(): PendingWrite {
+    if (!this.#pending) {
+      this.#pending = { removed: new Set(), added: new Map(), waiters: [], forgotten: 0 };
+      if (!this.#running) queueMicrotask(() => this.#startNext());
+    }
+    return this.#pending;
   }
 
-  #enqueue(write: () => Promise<void>): Promise<void> {
-    const done = this.#tail.then(write);
-    this.#tail = done.catch(() => undefined);
-    return done;
+  #startNext(): void {
+    const write = this.#pending;
+    this.#pending = undefined;
+    if (!write) return;
+    this.#running = this.#write(write).finally(() => {
+      this.#running = undefined;
+      this.#startNext();
+    });
   }
+
+  async #write(write: PendingWrite): Promise<void> {
+    try {
+      await this.#deps.poolStorage.save([...write.added.values()], [...write.removed]);
+      for (const waiter of write.waiters) waiter.resolve();
+    } catch (error) {
+      if (write.forgotten > 0) {
+        this.#deps.logger.warn(
+          { err: error, transactions: write.forgotten },
+          'Pool transactions not removed from storage; the next start re-checks them',
+        );
+      }
+      for (const waiter of write.waiters) waiter.reject(error);
+    }
+  }
+}
+
+/** The row goes, whether it was stored before or only waited to be inserted by this write. */
+function forgetIn(write: PendingWrite, id: string): void {
+  write.added.delete(id);
+  write.removed.add(id);
 }
