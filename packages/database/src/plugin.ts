@@ -9,6 +9,7 @@ import { applySchemaMigrations, hasPendingMigrations } from './migrations/migrat
 import { BlockQuery, TransactionQuery } from './query/transaction-query.js';
 import { BlockStorage } from './storage/block-storage.js';
 import { PeerStorage } from './storage/peer-storage.js';
+import { PoolStorage } from './storage/pool-storage.js';
 import { RoundStorage } from './storage/round-storage.js';
 import type { Service } from './service.js';
 
@@ -20,6 +21,8 @@ declare module '@lni/kernel' {
     readonly roundStorage: Service<RoundStorage>;
     /** Known P2P peers and penalties; the p2p plugin reads it as its PeerStore. */
     readonly peerStorage: Service<PeerStorage>;
+    /** The transaction pool as kept on disk. */
+    readonly poolStorage: Service<PoolStorage>;
     readonly transactionQuery: Service<TransactionQuery>;
     readonly blockQuery: Service<BlockQuery>;
     readonly statisticsRefresher: Service<StatisticsRefresher>;
@@ -38,6 +41,7 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
       blockStorage: asClass(BlockStorage).singleton(),
       roundStorage: asClass(RoundStorage).singleton(),
       peerStorage: asClass(PeerStorage).singleton(),
+      poolStorage: asClass(PoolStorage).singleton(),
       transactionQuery: asClass(TransactionQuery).singleton(),
       blockQuery: asClass(BlockQuery).singleton(),
       statisticsRefresher: asClass(StatisticsRefresher)

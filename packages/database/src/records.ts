@@ -74,3 +74,10 @@ export interface StoredPenalty {
   readonly bannedUntil: Date | null;
   readonly reason: string;
 }
+
+/** A transaction waiting in the pool: its wire bytes and when it arrived (Unix ms). */
+export interface StoredPoolTransaction {
+  readonly id: string;
+  readonly serialized: Uint8Array;
+  readonly addedAt: number;
+}

@@ -20,7 +20,9 @@ import { StateLedgerReader } from './ledger/state-ledger-reader.js';
 import { stateConfigSchema, type StateOptions } from './ledger/state-options.js';
 import { storeMissingRounds } from './ledger/stored-rounds.js';
 import { SupplyCounter } from './ledger/supply-counter.js';
-import { PoolFile } from './pool/pool-file.js';
+import { LegacyPoolFile } from './pool/legacy-pool-file.js';
+import { PoolJournal } from './pool/pool-journal.js';
+import { PoolRecovery } from './pool/pool-recovery.js';
 import { TransactionPool } from './pool/transaction-pool.js';
 import { WalletQueryEngine, type WalletQueries } from './wallets/query/wallet-query-engine.js';
 import { WalletRepository } from './wallets/wallet-repository.js';
@@ -88,7 +90,7 @@ export const statePlugin = definePlugin<StateOptions>({
           }),
       ).singleton(),
       transactionPool: asFunction(
-        ({ blockProcessor }) =>
+        ({ blockProcessor, poolStorage }) =>
           new TransactionPool({
             wallets: walletRepository,
             milestones,
@@ -99,6 +101,7 @@ export const statePlugin = definePlugin<StateOptions>({
             },
             poolOptions: options.pool,
             logger,
+            journal: new PoolJournal({ poolStorage, logger }),
             ...(verificationPool && { verificationPool }),
           }),
       ).singleton(),
@@ -162,7 +165,6 @@ export const statePlugin = definePlugin<StateOptions>({
       ).singleton(),
     );
     provide(container, 'stateVerificationPool', asValue(verificationPool));
-    provide(container, 'poolFile', asValue(new PoolFile(join(paths.data, 'pool.json'), logger)));
     provide(
       container,
       'genesisBlock',
@@ -170,9 +172,10 @@ export const statePlugin = definePlugin<StateOptions>({
     );
   },
 
-  async boot({ container, logger, events, options }) {
+  async boot({ container, logger, events, options, paths }) {
     const cradle = container.cradle as Cradle & Record<string, unknown>;
-    const { blockProcessor, transactionPool, database, blockStorage, walletRepository } = cradle;
+    const { blockProcessor, transactionPool, database, blockStorage, poolStorage } = cradle;
+    const { walletRepository } = cradle;
     const blockStore = new DatabaseBlockStore({ database, blockStorage });
     if ((await blockStore.lastBlock()) === undefined) {
       await blockProcessor.process(cradle.genesisBlock as never);
@@ -196,15 +199,18 @@ export const statePlugin = definePlugin<StateOptions>({
       await blockProcessor.initialize();
     }
     followChain(events, transactionPool as TransactionPool, logger);
-    const restored = await (cradle.poolFile as PoolFile).restore(
-      transactionPool as TransactionPool,
-    );
-    if (restored > 0) logger.info({ transactions: restored }, 'Pool restored');
+    await new PoolRecovery({
+      transactionPool,
+      poolStorage,
+      legacyFile: new LegacyPoolFile(join(paths.data, 'pool.json')),
+      logger,
+    }).recover();
   },
 
   async dispose({ container }) {
     const cradle = container.cradle as Cradle & Record<string, unknown>;
-    await (cradle.poolFile as PoolFile).save(cradle.transactionPool as TransactionPool);
+    // The pool is kept as it changes; only the writes still under way need to finish.
+    await cradle.transactionPool.flush();
     await (cradle.stateVerificationPool as VerificationPool | undefined)?.close();
   },
 });

@@ -7,6 +7,7 @@ import {
 import { makeChain } from '../__fixtures__/chain.js';
 import type { Database } from '../connection/database.js';
 import { BlockStorage } from '../storage/block-storage.js';
+import { PoolStorage } from '../storage/pool-storage.js';
 import { StatisticsRefresher } from './statistics-refresher.js';
 
 describe.skipIf(postgresSkipReason)('StatisticsRefresher on PostgreSQL', () => {
@@ -51,5 +52,28 @@ describe.skipIf(postgresSkipReason)('StatisticsRefresher on PostgreSQL', () => {
     await storage.saveBlocks(makeChain(60, 10, 251));
     await refresher.check();
     expect(await plannerRows()).toBe(3_100);
+  });
+
+  it('vacuums the pool table at every check, so transactions that left it free their space', async () => {
+    const pool = new PoolStorage({ database });
+    const refresher = new StatisticsRefresher({ database, logger: quietLogger(), intervalMs: 0 });
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({
+      id: i.toString(16).padStart(64, '0'),
+      serialized: Buffer.alloc(150, i % 256),
+      addedAt: i,
+    }));
+    await pool.save(rows);
+    await pool.remove(rows.map((row) => row.id));
+    const size = async () =>
+      Number(
+        (
+          (await database.manager.query(
+            `SELECT pg_relation_size('pool_transactions') AS bytes`,
+          )) as { bytes: string }[]
+        )[0]?.bytes,
+      );
+    expect(await size()).toBeGreaterThan(0);
+    await refresher.check();
+    expect(await size()).toBe(0);
   });
 });

@@ -17,6 +17,10 @@ export interface StatisticsRefresherDeps {
  * an address's transactions reads every row from the heap instead of the index alone (2,000
  * rows: 8 ms before VACUUM, 3 ms after). Both run whenever the chain grew by half since the last
  * time (and by at least 100 blocks), so the estimates stay within a factor of 1.5.
+ *
+ * The pool's table is vacuumed at every check: each transaction the node ever pooled is a row
+ * added then deleted, and without autovacuum its indexes would grow with every one of them. It
+ * holds at most the pool's few thousand live rows, so the vacuum takes milliseconds.
  */
 export class StatisticsRefresher {
   private timer: NodeJS.Timeout | undefined;
@@ -49,6 +53,7 @@ export class StatisticsRefresher {
   private async refreshIfGrown(): Promise<void> {
     const { database, logger } = this.deps;
     try {
+      await database.manager.query('VACUUM pool_transactions');
       const rows = (await database.manager.query(
         'SELECT coalesce(max(height), 0) AS height FROM blocks',
       )) as { height: number | string }[];

@@ -2,6 +2,7 @@ import { InitialSchema1763900000000 } from './1763900000000-initial-schema.js';
 import { RowTotals1764000000000 } from './1764000000000-row-totals.js';
 import { PaymentRecipients1764000000001 } from './1764000000001-payment-recipients.js';
 import { Peers1764100000000 } from './1764100000000-peers.js';
+import { PoolTransactions1764200000000 } from './1764200000000-pool-transactions.js';
 
 /** Every schema migration, oldest first. */
 export const schemaMigrations = [
@@ -9,4 +10,5 @@ export const schemaMigrations = [
   RowTotals1764000000000,
   PaymentRecipients1764000000001,
   Peers1764100000000,
+  PoolTransactions1764200000000,
 ];

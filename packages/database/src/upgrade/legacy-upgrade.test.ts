@@ -114,6 +114,8 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
         'InitialSchema1763900000000',
         'RowTotals1764000000000',
         'PaymentRecipients1764000000001',
+        'Peers1764100000000',
+        'PoolTransactions1764200000000',
       ],
     });
     // The kept totals count the upgraded rows.
@@ -148,6 +150,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'block_totals',
       'blocks',
       'lni_migrations',
+      'pool_transactions',
       'rounds',
       'transaction_totals',
       'transactions',

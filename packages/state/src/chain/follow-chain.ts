@@ -1,5 +1,6 @@
 import type { EventBus, Logger } from '@lni/kernel';
 import '../blocks/block-events.js';
+import type { FullBlock } from '../blocks/block-store.js';
 import type { TransactionPool } from '../pool/transaction-pool.js';
 
 /**
@@ -9,15 +10,28 @@ import type { TransactionPool } from '../pool/transaction-pool.js';
  */
 export function followChain(events: EventBus, pool: TransactionPool, logger: Logger): () => void {
   const offApplied = events.on('block.applied', ({ block }) => pool.onBlockApplied(block));
-  const offReverted = events.on('block.reverted', async ({ block }) => {
-    try {
-      await pool.onBlocksReverted([block]);
-    } catch (error) {
-      logger.error(
-        { err: error, height: block.height },
-        'Pool could not take back a reverted block',
-      );
+  // A revert of several blocks announces them one by one, newest first, after state went back
+  // below all of them: the pool takes them back together, oldest first, or a sender's later
+  // nonces would be judged before the earlier ones they follow.
+  let batch: { readonly blocks: FullBlock[]; readonly done: Promise<void> } | undefined;
+  const offReverted = events.on('block.reverted', ({ block }) => {
+    if (!batch) {
+      const blocks: FullBlock[] = [];
+      const done = Promise.resolve().then(async () => {
+        batch = undefined;
+        try {
+          await pool.onBlocksReverted(blocks);
+        } catch (error) {
+          logger.error(
+            { err: error, heights: blocks.map((reverted) => reverted.height) },
+            'Pool could not take back reverted blocks',
+          );
+        }
+      });
+      batch = { blocks, done };
     }
+    batch.blocks.push(block);
+    return batch.done;
   });
   return () => {
     offApplied();

@@ -1,13 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  serializeTransaction,
-  transfer,
-  VerificationPool,
-  type TransactionData,
-} from '@lni/crypto';
+import { describe, expect, it } from 'vitest';
+import { transfer, VerificationPool, type TransactionData } from '@lni/crypto';
 import { createLogger, EventBus } from '@lni/kernel';
 import { followChain } from '../chain/follow-chain.js';
 import type { BlockStore, FullBlock } from '../blocks/block-store.js';
@@ -22,7 +14,7 @@ import {
   testProcessor,
   transferOf,
 } from '../blocks/__fixtures__/test-chain.js';
-import { PoolFile } from './pool-file.js';
+import { PoolJournal } from './pool-journal.js';
 import { poolOptions, type PoolOptions } from './pool-options.js';
 import { TransactionPool } from './transaction-pool.js';
 
@@ -221,28 +213,53 @@ describe('TransactionPool', () => {
     expect(events.listenerCount('block.applied')).toBe(0);
   });
 
-  describe('across a restart', () => {
-    let directory: string | undefined;
-    afterAll(async () => {
-      if (directory) await rm(directory, { recursive: true, force: true });
-    });
+  it('takes back the transactions of several reverted blocks ahead of the waiting ones', async () => {
+    const { pool, processor, wallets } = world();
+    const events = new EventBus(logger);
+    followChain(events, pool, logger);
+    const [a1, a2, a3] = [1n, 2n, 3n].map((n) => transferOf(ALICE, bob, 1n, n));
+    const checkpoint = wallets.checkpoint();
+    const first = nextBlock(network, processor.lastBlock as FullBlock, [a1 as TransactionData]);
+    processor.applyToState(first);
+    const second = nextBlock(network, first, [a2 as TransactionData]);
+    processor.applyToState(second);
+    await pool.add([a3 as TransactionData]);
+    wallets.rollback(checkpoint);
+    // As BlockProcessor.revertTo announces them: one event per block, newest first.
+    await Promise.all([
+      events.emitAndWait('block.reverted', { block: second }),
+      events.emitAndWait('block.reverted', { block: first }),
+    ]);
+    expect(pool.bySender(alice).map((tx) => tx.id)).toEqual([a1?.id, a2?.id, a3?.id]);
+  });
 
-    it('saves to a file and restores with the original arrival times', async () => {
-      directory = await mkdtemp(join(tmpdir(), 'lni-pool-'));
-      const file = new PoolFile(join(directory, 'pool.json'), logger);
-      const first = world({}, () => 5_000);
-      const txs = [1n, 2n].map((n) => transferOf(ALICE, bob, 1n, n));
-      await first.pool.add(txs);
-      expect(await file.save(first.pool)).toBe(2);
-
-      const second = world({}, () => 9_000);
-      expect(await file.restore(second.pool)).toBe(2);
-      expect([...second.pool.entries()].map((e) => [e.id, e.addedAt])).toEqual(
-        txs.map((tx) => [tx.id, 5_000]),
-      );
-      expect(
-        serializeTransaction(second.pool.get(txs[0]?.id as string) as TransactionData),
-      ).toEqual(serializeTransaction(txs[0] as TransactionData));
+  it('refuses what storage failed to keep, and holds none of it', async () => {
+    const failing = {
+      save: () => Promise.reject(new Error('connection lost')),
+      remove: () => Promise.resolve(),
+    };
+    const { wallets, processor } = testProcessor(network, noStorage);
+    processor.applyToState(network.genesis);
+    const pool = new TransactionPool({
+      wallets,
+      milestones: network.milestones,
+      network: { pubKeyHash: PUB_KEY_HASH },
+      tip: () => processor.lastBlock ?? { height: 0, timestamp: 0 },
+      poolOptions: poolOptions({ staticFees: false }),
+      logger,
+      journal: new PoolJournal({ poolStorage: failing, logger }),
     });
+    const announced: number[] = [];
+    pool.onAccepted((serialized) => announced.push(serialized.length));
+    const txs = [1n, 2n].map((n) => transferOf(ALICE, bob, 1n, n));
+    const result = await pool.add(txs);
+    expect(result.accepted).toEqual([]);
+    expect(result.rejected).toMatchObject([
+      { index: 0, id: txs[0]?.id, reason: 'storage' },
+      { index: 1, id: txs[1]?.id, reason: 'storage' },
+    ]);
+    expect(result.rejected[0]?.message).toContain('connection lost');
+    expect(pool.size).toBe(0);
+    expect(announced).toEqual([]);
   });
 });

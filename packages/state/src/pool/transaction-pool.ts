@@ -12,12 +12,13 @@ import {
   type TransactionData,
   type VerificationPool,
 } from '@lni/crypto';
-import type { Logger } from '@lni/kernel';
+import { KernelError, type Logger } from '@lni/kernel';
 import type { LedgerState } from '../handlers/transaction-handler.js';
 import { applyTransaction, checkTransaction, ruleOf } from '../blocks/transaction-steps.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
 import type { FullBlock } from '../blocks/block-store.js';
 import { compareEntries, type PoolEntry } from './pool-entry.js';
+import type { PoolJournal } from './pool-journal.js';
 import type { PoolOptions } from './pool-options.js';
 import type { PoolRejection, PoolResult } from './pool-rejection.js';
 
@@ -30,13 +31,30 @@ export interface TransactionPoolDeps {
   readonly poolOptions: PoolOptions;
   readonly logger: Logger;
   readonly verificationPool?: VerificationPool;
+  /** Keeps the pool in storage as it changes; without one it lives in memory only. */
+  readonly journal?: PoolJournal;
   /** Unix milliseconds now. */
   readonly clock?: () => number;
 }
 
+/** A transaction kept from before a restart: its wire bytes and when it first arrived. */
+export interface SavedTransaction {
+  /** Known when it comes from the pool's storage, so that a row that no longer parses can go. */
+  readonly id?: string;
+  readonly serialized: Uint8Array;
+  /** Unix ms. */
+  readonly addedAt: number;
+}
+
+/** What `restore` took back, and why it left out the others (reason as in `PoolRejection`). */
+export interface RestoreResult {
+  readonly restored: number;
+  readonly dropped: readonly { readonly id?: string; readonly reason: string }[];
+}
+
 /**
  * Where transactions come from: `submitted` through the API (passed on to peers), `peer` (p2p
- * passes those on itself, with their hop count), `restored` (the pool file, a fork revert).
+ * passes those on itself, with their hop count), `restored` (kept across a restart, a fork revert).
  */
 export type PoolOrigin = 'submitted' | 'peer' | 'restored';
 
@@ -45,6 +63,14 @@ export type PoolAcceptedListener = (serialized: readonly Buffer[], origin: PoolO
 
 /** Room kept in maxPayload for the block header and its signature. */
 const HEADER_RESERVE = 256;
+/** Transactions judged (and signatures verified) at a time when restoring after a restart. */
+const RESTORE_CHUNK = 1_000;
+
+/** An entry the pool just took, with its position in the batch it came in. */
+interface Admitted {
+  readonly index: number;
+  readonly entry: PoolEntry;
+}
 
 class Refusal extends Error {
   constructor(
@@ -58,6 +84,8 @@ class Refusal extends Error {
 /**
  * Unconfirmed transactions, judged against state plus the sender's earlier pooled ones (a
  * sender's transactions form a nonce sequence), ordered by fee per byte for the next block.
+ * With a journal, what it accepts is in storage before `add` answers, and what leaves it is
+ * removed from storage in the same order.
  */
 export class TransactionPool {
   readonly #deps: TransactionPoolDeps;
@@ -66,6 +94,8 @@ export class TransactionPool {
   readonly #bySender = new Map<string, PoolEntry[]>();
   #bytes = 0;
   readonly #listeners = new Set<PoolAcceptedListener>();
+  /** Ids removed from memory and not yet handed to the journal. */
+  readonly #unsaved: string[] = [];
 
   constructor(deps: TransactionPoolDeps) {
     this.#deps = deps;
@@ -139,7 +169,8 @@ export class TransactionPool {
 
   /**
    * Judges and adds transactions, in the given order. `addedAt` keeps the arrival time of
-   * transactions restored after a restart.
+   * transactions restored after a restart. With a journal, the accepted ones are in storage
+   * when this resolves; if storage fails they are taken out again and refused (`storage`).
    */
   async add(
     transactions: readonly TransactionData[],
@@ -147,57 +178,86 @@ export class TransactionPool {
     origin: PoolOrigin = 'submitted',
   ): Promise<PoolResult> {
     const { maxPerRequest } = this.#deps.poolOptions;
-    const accepted: string[] = [];
-    const acceptedBytes: Buffer[] = [];
-    const rejected: PoolRejection[] = [];
     const taken = transactions.slice(0, maxPerRequest);
-    transactions.slice(maxPerRequest).forEach((tx, i) =>
-      rejected.push({
-        index: maxPerRequest + i,
-        ...(tx?.id !== undefined && { id: tx.id }),
-        reason: 'request.tooMany',
-        message: `only ${maxPerRequest} transactions are taken per request`,
-      }),
-    );
-    const milestone = this.#context().milestone;
-    const invalid = taken.map((tx) => {
-      const validation = validateTransaction(tx, milestone, this.#deps.network);
-      return validation.ok
-        ? undefined
-        : validation.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-    });
-    const signed = await this.#verifySignatures(taken);
+    const excess: PoolRejection[] = transactions.slice(maxPerRequest).map((tx, i) => ({
+      index: maxPerRequest + i,
+      ...(tx?.id !== undefined && { id: tx.id }),
+      reason: 'request.tooMany',
+      message: `only ${maxPerRequest} transactions are taken per request`,
+    }));
     const now = addedAt ?? this.#now();
-    taken.forEach((tx, index) => {
-      try {
-        const issues = invalid[index];
-        if (issues !== undefined) throw new Refusal('invalid', issues);
-        if (!signed[index]) throw new Refusal('signature', 'not signed as its sender must sign');
-        const entry = this.#admit(tx, now);
-        accepted.push(entry.id);
-        acceptedBytes.push(entry.bytes);
-      } catch (error) {
-        const reason = error instanceof Refusal ? error.reason : ruleOf(error);
-        if (reason === undefined) throw error;
-        rejected.push({
-          index,
-          ...(tx?.id !== undefined && { id: tx.id }),
-          reason,
-          message: (error as Error).message,
-        });
-      }
-    });
+    const judged = await this.#judge(taken, () => now);
+    const kept = await this.#keep(judged.admitted);
+    const rejected = [...judged.rejected, ...excess, ...kept.refused];
     if (rejected.length > 0) {
       this.#deps.logger.debug(
-        { accepted: accepted.length, rejected: rejected.map((r) => r.reason) },
+        { accepted: kept.entries.length, rejected: rejected.map((r) => r.reason) },
         'Transactions refused by the pool',
       );
     }
     rejected.sort((a, b) => a.index - b.index);
-    if (acceptedBytes.length > 0) {
-      for (const listener of this.#listeners) listener(acceptedBytes, origin);
+    this.#announce(kept.entries, origin);
+    return { accepted: kept.entries.map((entry) => entry.id), rejected };
+  }
+
+  /**
+   * Takes back transactions kept from before a restart, in the order given (the order they
+   * were accepted in, so each sender's nonces ascend), each with its arrival time, judged
+   * again on current state. `inStorage`: they come from the pool's storage, which forgets the
+   * ones left out; otherwise those taken back are written to it.
+   */
+  async restore(
+    saved: readonly SavedTransaction[],
+    { inStorage }: { readonly inStorage: boolean },
+  ): Promise<RestoreResult> {
+    const oldest = this.#now() - this.#deps.poolOptions.maxAgeSeconds * 1000;
+    const dropped: { id?: string; reason: string }[] = [];
+    const candidates: { tx: TransactionData; addedAt: number; id?: string }[] = [];
+    for (const item of saved) {
+      try {
+        const tx = deserializeTransaction(Buffer.from(item.serialized));
+        if (item.addedAt < oldest) dropped.push({ id: item.id ?? tx.id, reason: 'expired' });
+        else candidates.push({ tx, addedAt: item.addedAt, ...(item.id && { id: item.id }) });
+      } catch {
+        dropped.push({ ...(item.id && { id: item.id }), reason: 'malformed' });
+      }
     }
-    return { accepted, rejected };
+    let restored = 0;
+    for (let start = 0; start < candidates.length; start += RESTORE_CHUNK) {
+      const chunk = candidates.slice(start, start + RESTORE_CHUNK);
+      const judged = await this.#judge(
+        chunk.map((candidate) => candidate.tx),
+        (index) => (chunk[index] as { addedAt: number }).addedAt,
+      );
+      for (const refusal of judged.rejected) {
+        dropped.push({ id: chunk[refusal.index]?.id ?? refusal.id, reason: refusal.reason });
+      }
+      if (inStorage) {
+        this.#forgetRemoved();
+      } else {
+        const kept = await this.#keep(judged.admitted);
+        if (kept.refused.length > 0) {
+          throw new KernelError(
+            'ERR_POOL_STORAGE',
+            `the pool's storage did not take restored transactions: ${kept.refused[0]?.message}`,
+          );
+        }
+      }
+      restored += judged.admitted.length;
+      this.#announce(
+        judged.admitted.map((item) => item.entry),
+        'restored',
+      );
+    }
+    if (inStorage) {
+      this.#deps.journal?.forget(dropped.flatMap((item) => (item.id ? [item.id] : [])));
+    }
+    return { restored, dropped };
+  }
+
+  /** Resolves once every change to the pool so far is in storage (or failed to be). */
+  flush(): Promise<void> {
+    return this.#deps.journal?.flush() ?? Promise.resolve();
   }
 
   /**
@@ -255,18 +315,49 @@ export class TransactionPool {
     this.revalidate();
   }
 
-  /** After a fork revert: the reverted blocks' transactions come back, then all are re-judged. */
+  /**
+   * After a fork revert: the reverted blocks' transactions come back ahead of what was waiting,
+   * since they carry each sender's lower nonces, and everything is judged again in that order
+   * (waiting ones keep their arrival time). Storage is rewritten in the new order in one commit,
+   * so a restart replays each sender's nonces ascending. Signatures were verified when the
+   * block, or the pool, took them. The work on memory is done before the first await: reverts
+   * announced one block at a time, newest first, end with the oldest block's transactions first.
+   */
   async onBlocksReverted(blocks: readonly FullBlock[]): Promise<void> {
     const oldestFirst = [...blocks].sort((a, b) => a.height - b.height);
-    const transactions = oldestFirst.flatMap((block) => block.transactions ?? []);
-    this.revalidate();
-    for (let i = 0; i < transactions.length; i += this.#deps.poolOptions.maxPerRequest) {
-      await this.add(
-        transactions.slice(i, i + this.#deps.poolOptions.maxPerRequest),
-        undefined,
-        'restored',
+    const returning = oldestFirst.flatMap((block) => block.transactions ?? []);
+    const waiting = [...this.#byId.values()];
+    for (const entry of waiting) this.#remove(entry);
+    const now = this.#now();
+    const transactions = [...returning, ...waiting.map((entry) => entry.tx)];
+    const arrivals = [...returning.map(() => now), ...waiting.map((entry) => entry.addedAt)];
+    const judged = this.#admitAll(
+      transactions,
+      (index) => arrivals[index] as number,
+      transactions.map(() => true),
+    );
+    const returned = judged.admitted.filter(({ index }) => index < returning.length);
+    const kept = this.#deps.journal
+      ?.record(
+        judged.admitted.map(({ entry }) => entry),
+        this.#unsaved.splice(0),
+      )
+      .catch((error: unknown) =>
+        this.#deps.logger.warn(
+          { err: error },
+          'Pool not saved after a revert; the next start re-checks what storage holds',
+        ),
       );
+    this.revalidate();
+    const lost = judged.rejected.filter(({ index }) => index >= returning.length).length;
+    if (lost > 0) {
+      this.#deps.logger.info({ dropped: lost }, 'Pool transactions dropped after a revert');
     }
+    await kept;
+    this.#announce(
+      returned.map(({ entry }) => entry),
+      'restored',
+    );
   }
 
   /**
@@ -300,8 +391,104 @@ export class TransactionPool {
       wallets.rollback(checkpoint);
     }
     for (const entry of dropped) this.#remove(entry);
+    this.#forgetRemoved();
     if (dropped.length > 0) logger.info({ dropped: dropped.length }, 'Pool transactions dropped');
     return dropped.length;
+  }
+
+  /** Verifies signatures in bulk, then validates and admits one by one in the given order. */
+  async #judge(
+    transactions: readonly TransactionData[],
+    arrivalOf: (index: number) => number,
+  ): Promise<{ admitted: Admitted[]; rejected: PoolRejection[] }> {
+    const signed = await this.#verifySignatures(transactions);
+    return this.#admitAll(transactions, arrivalOf, signed);
+  }
+
+  /** Synchronous, so nothing else changes the pool between one admission and the next. */
+  #admitAll(
+    transactions: readonly TransactionData[],
+    arrivalOf: (index: number) => number,
+    signed: readonly boolean[],
+  ): { admitted: Admitted[]; rejected: PoolRejection[] } {
+    const milestone = this.#context().milestone;
+    const admitted: Admitted[] = [];
+    const rejected: PoolRejection[] = [];
+    transactions.forEach((tx, index) => {
+      try {
+        const validation = validateTransaction(tx, milestone, this.#deps.network);
+        if (!validation.ok) {
+          const issues = validation.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+          throw new Refusal('invalid', issues);
+        }
+        if (!signed[index]) throw new Refusal('signature', 'not signed as its sender must sign');
+        admitted.push({ index, entry: this.#admit(tx, arrivalOf(index)) });
+      } catch (error) {
+        const reason = error instanceof Refusal ? error.reason : ruleOf(error);
+        if (reason === undefined) throw error;
+        rejected.push({
+          index,
+          ...(tx?.id !== undefined && { id: tx.id }),
+          reason,
+          message: (error as Error).message,
+        });
+      }
+    });
+    return { admitted, rejected };
+  }
+
+  /**
+   * Writes newly admitted entries, with the removals they caused (evictions), as one commit.
+   * The write is queued before the first await, in the same tick as the admission, so storage
+   * sees each sender's transactions in the order the pool took them. If it fails, the entries
+   * leave the pool again and are refused.
+   */
+  async #keep(
+    admitted: readonly Admitted[],
+  ): Promise<{ entries: readonly PoolEntry[]; refused: PoolRejection[] }> {
+    const journal = this.#deps.journal;
+    const entries = admitted.map((item) => item.entry);
+    const removed = this.#unsaved.splice(0);
+    if (!journal || (entries.length === 0 && removed.length === 0)) {
+      return { entries, refused: [] };
+    }
+    try {
+      await journal.record(entries, removed);
+      return { entries, refused: [] };
+    } catch (error) {
+      this.#deps.logger.error(
+        { err: error, transactions: admitted.length },
+        'Pool could not keep transactions in storage; refused them',
+      );
+      journal.forget(removed);
+      for (const entry of entries) {
+        if (this.#byId.get(entry.id) === entry) this.#remove(entry);
+      }
+      // Later transactions of the same senders may have been taken on top of these.
+      this.revalidate();
+      const message = `not kept: storage failed (${(error as Error).message})`;
+      return {
+        entries: [],
+        refused: admitted.map(({ index, entry }) => ({
+          index,
+          id: entry.id,
+          reason: 'storage',
+          message,
+        })),
+      };
+    }
+  }
+
+  #announce(entries: readonly PoolEntry[], origin: PoolOrigin): void {
+    if (entries.length === 0) return;
+    const serialized = entries.map((entry) => entry.bytes);
+    for (const listener of this.#listeners) listener(serialized, origin);
+  }
+
+  /** Hands the ids removed from memory since the last write to the journal. */
+  #forgetRemoved(): void {
+    const removed = this.#unsaved.splice(0);
+    this.#deps.journal?.forget(removed);
   }
 
   #admit(tx: TransactionData, addedAt: number): PoolEntry {
@@ -380,6 +567,7 @@ export class TransactionPool {
 
   #remove(entry: PoolEntry): void {
     if (!this.#byId.delete(entry.id)) return;
+    this.#unsaved.push(entry.id);
     this.#bytes -= entry.bytes.length;
     const list = this.#bySender.get(entry.sender);
     if (!list) return;

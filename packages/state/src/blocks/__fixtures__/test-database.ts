@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { createLogger } from '@lni/kernel';
 import { serializeTransaction, transactionToJson } from '@lni/crypto';
@@ -25,9 +28,12 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-/** A fresh database on the local PostgreSQL with the schema, and a BlockStore over it. */
-export async function openTestStore() {
-  return openStore((database, logger) => applySchemaMigrations(database, logger));
+/**
+ * A fresh database with the schema, and a BlockStore over it: on the local PostgreSQL by
+ * default, or the embedded PGlite a node without a server runs, in a temporary directory.
+ */
+export async function openTestStore(backend: 'postgres' | 'embedded' = 'postgres') {
+  return openStore((database, logger) => applySchemaMigrations(database, logger), backend);
 }
 
 /**
@@ -94,18 +100,32 @@ async function insertLegacyBlock(query: Query, block: FullBlock): Promise<void> 
 
 async function openStore(
   prepare: (database: Database, logger: ReturnType<typeof createLogger>) => Promise<unknown>,
+  backend: 'postgres' | 'embedded' = 'postgres',
 ) {
-  const name = `lni_chain_${randomBytes(6).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
   const logger = createLogger({ level: 'fatal' });
-  const database = new Database({
-    logger,
-    databaseOptions: databaseOptions({
-      connection: { host: SERVER.host, port: SERVER.port, username: SERVER.user, database: name },
-      retry: { attempts: 1 },
-    }),
-    dataDirectory: '/nonexistent',
-  });
+  let database: Database;
+  let drop: () => Promise<void>;
+  if (backend === 'embedded') {
+    const directory = await mkdtemp(join(tmpdir(), 'lni-state-db-'));
+    database = new Database({
+      logger,
+      databaseOptions: databaseOptions({}),
+      dataDirectory: directory,
+    });
+    drop = () => rm(directory, { recursive: true, force: true });
+  } else {
+    const name = `lni_chain_${randomBytes(6).toString('hex')}`;
+    await admin(`CREATE DATABASE ${name}`);
+    database = new Database({
+      logger,
+      databaseOptions: databaseOptions({
+        connection: { host: SERVER.host, port: SERVER.port, username: SERVER.user, database: name },
+        retry: { attempts: 1 },
+      }),
+      dataDirectory: '/nonexistent',
+    });
+    drop = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
   await database.open();
   await prepare(database, logger);
   const blockStorage = new BlockStorage({ database });
@@ -116,7 +136,7 @@ async function openStore(
     store,
     async close() {
       await database.close();
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await drop();
     },
   };
 }
