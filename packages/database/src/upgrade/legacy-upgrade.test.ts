@@ -150,6 +150,8 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'block_totals',
       'blocks',
       'lni_migrations',
+      'peer_penalties',
+      'peers',
       'pool_transactions',
       'rounds',
       'transaction_totals',
