@@ -32,8 +32,12 @@ export interface P2PServerDependencies {
   readonly onResult?: (route: string, result: RequestResult) => void;
 }
 
-/** An address that failed to dial back is not tried again on its next request before this. */
-const DIAL_BACK_COOLDOWN_MS = 60_000;
+/**
+ * An address that failed to dial back is not tried again on its next request before this: ARK
+ * spaces its own connections to one IP 10 s apart, and a node that was not ready (499) while
+ * starting is ready soon after.
+ */
+const DIAL_BACK_COOLDOWN_MS = 10_000;
 const DIAL_BACK_MEMORY = 10_000;
 
 /**
@@ -144,7 +148,8 @@ export class P2PServer {
     this.dialledBack.set(key, now);
     peerNetwork.connect(ip, port).then(
       (outcome) => logger.debug({ ip, port, outcome }, 'Dialled back a peer that called us'),
-      (error: unknown) => logger.debug({ ip, port, err: error }, 'Cannot dial back a peer'),
+      (error: unknown) =>
+        logger.info({ ip, port, reason: (error as Error).message }, 'Cannot dial back a peer'),
     );
   }
 }

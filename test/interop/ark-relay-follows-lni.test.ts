@@ -1,0 +1,120 @@
+import {
+  addressFromPassphrase,
+  loadNetworkConfig,
+  Milestones,
+  transactionToJson,
+  transfer,
+} from '@lni/crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/free-port.js';
+import type { InteropNode } from './support/interop-node.js';
+import { lniApp } from './support/lni-app.js';
+import { interopSkipReason } from './support/skip.js';
+import { useInteropNetwork } from './support/use-interop-network.js';
+
+// The reverse direction: an LNI core node forges ARK testnet's chain, and an ARK Core 3.9.1
+// relay syncs it, follows it block by block, and passes a transfer posted to its API on to LNI,
+// which forges it.
+
+const skipReason = await interopSkipReason();
+const title = 'an ARK Core 3.9.1 relay on a chain LNI forges';
+
+describe.skipIf(skipReason !== undefined)(
+  skipReason ? `${title} (skipped: ${skipReason})` : title,
+  () => {
+    const LNI = '10.77.0.2';
+    const ARK = '10.77.0.3';
+    const run = useInteropNetwork();
+    let lni: InteropNode;
+    let ark: InteropNode;
+    let secrets: string[];
+
+    beforeAll(async () => {
+      secrets = await run.network.delegateSecrets();
+      lni = await run.network.startLniNode({
+        name: 'lni',
+        ip: LNI,
+        mode: 'core',
+        delegateSecrets: secrets,
+        peers: [ARK],
+        // Alone until the ARK relay joins: a development network's forger may forge so.
+        app: lniApp({ forger: { allowSingleNode: true } }),
+      });
+      await lni.api.reach(4, 120_000);
+    });
+
+    const blockAt = async (node: InteropNode, height: number): Promise<string> =>
+      (await node.api.get(`/blocks/${height}`)).data.id as string;
+
+    it('ARK syncs the blocks LNI forged: every one verifies and applies on ARK', async () => {
+      const height = await lni.api.height();
+      ark = await run.network.startArkNode({ name: 'ark', ip: ARK, mode: 'relay', peers: [LNI] });
+      await ark.api.reach(height, 180_000);
+      for (const at of [2, Math.ceil(height / 2), height]) {
+        expect(await blockAt(ark, at), `block ${at}`).toBe(await blockAt(lni, at));
+      }
+    });
+
+    it('ARK follows LNI: the same block at heights LNI forged after ARK joined', async () => {
+      const target = (await lni.api.height()) + 3;
+      await lni.api.reach(target, 60_000);
+      // ARK takes LNI's broadcast, or its own sync catches up within its 60 s wake-up.
+      await ark.api.reach(target, 120_000);
+      for (let at = target - 2; at <= target; at++) {
+        expect(await blockAt(ark, at), `block ${at}`).toBe(await blockAt(lni, at));
+      }
+    });
+
+    it('each lists the other as a peer', async () => {
+      await eventually(
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 2_000)); // ARK's API rate limit
+          const peers = (await ark.api.get('/peers')).data as { ip: string }[];
+          return peers.some((peer) => peer.ip === LNI) ? true : undefined;
+        },
+        180_000,
+        'LNI in the peers of ARK',
+      );
+      const lniPeers = (await lni.api.get('/peers')).data as { ip: string; version: string }[];
+      expect(lniPeers).toEqual([expect.objectContaining({ ip: ARK, version: '3.9.1' })]);
+    });
+
+    it('a transfer posted to the ARK relay reaches LNI, which forges it', async () => {
+      const network = loadNetworkConfig(run.network.ark.testnetCrypto);
+      const pubKeyHash = network.network.pubKeyHash;
+      const sender = secrets[1] as string;
+      const senderAddress = addressFromPassphrase(sender, pubKeyHash);
+      const wallet = (await ark.api.get(`/wallets/${senderAddress}`)).data;
+      const recipient = addressFromPassphrase('interop recipient of ARK', pubKeyHash);
+      const milestone = new Milestones(network.milestones).at(await ark.api.height());
+      const tx = transfer({ network: pubKeyHash, milestone })
+        .recipientId(recipient)
+        .amount(1234)
+        .nonce(BigInt(wallet.nonce) + 1n)
+        .sign(sender)
+        .build();
+      const answer = await ark.api.post('/transactions', { transactions: [transactionToJson(tx)] });
+      expect(answer.data.accept).toEqual([tx.id]);
+      const forged = await eventually(
+        async () => {
+          const found = await lni.api.get(`/transactions/${tx.id}`).catch(() => undefined);
+          return found?.data?.blockId ? found.data : undefined;
+        },
+        120_000,
+        'the transfer forged by LNI',
+      );
+      expect(forged).toMatchObject({ id: tx.id, amount: '1234', recipient });
+      await eventually(
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 2_000));
+          return (await ark.api.get(`/wallets/${recipient}`).catch(() => undefined))?.data
+            ?.balance === '1234'
+            ? true
+            : undefined;
+        },
+        120_000,
+        'the recipient credited on ARK',
+      );
+    });
+  },
+);
