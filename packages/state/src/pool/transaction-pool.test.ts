@@ -61,6 +61,22 @@ describe('TransactionPool', () => {
     expect(pool.collect().map((tx) => tx.id)).toEqual([bobMiddle.id, aliceCheap.id, aliceRich.id]);
   });
 
+  it('takes a transaction that arrives while a block holding the one before it is written', async () => {
+    const { pool, processor } = world();
+    const first = transferOf(ALICE, bob, 1n, 1n);
+    expect((await pool.add([first])).accepted).toEqual([first.id]);
+    // The block processor moves the wallets first and writes the block; the pool drops what
+    // the block took only on block.applied, after the write. In between, Alice sends again.
+    const block = nextBlock(network, network.genesis, [first]);
+    processor.applyToState(block);
+    const second = transferOf(ALICE, bob, 1n, 2n);
+    const result = await pool.add([second]);
+    expect(result.rejected).toEqual([]);
+    expect(result.accepted).toEqual([second.id]);
+    pool.onBlockApplied(block);
+    expect(pool.collect().map((tx) => tx.id)).toEqual([second.id]);
+  });
+
   it('gives at most the milestone maxTransactions', async () => {
     const { pool } = world({ maxPerSender: 50 });
     const txs = Array.from({ length: 25 }, (_, i) => transferOf(ALICE, bob, 1n, BigInt(i + 1)));

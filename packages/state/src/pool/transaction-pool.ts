@@ -532,11 +532,25 @@ export class TransactionPool {
     const { wallets } = this.#deps;
     const checkpoint = wallets.checkpoint();
     try {
-      for (const entry of pooled) applyTransaction(entry.tx, entry.sender, ctx);
+      for (const entry of pooled) this.#applyPending(entry, ctx);
       checkTransaction(tx, sender, ctx);
     } finally {
       wallets.rollback(checkpoint);
     }
+  }
+
+  /**
+   * Applies a pooled transaction on state, unless state holds it already: a block being
+   * written has moved the wallets before its `block.applied` lets the pool drop what it took,
+   * and a transaction arriving in between must be judged after those, not refused.
+   */
+  #applyPending(entry: PoolEntry, ctx: LedgerState): void {
+    const nonce = entry.tx.nonce;
+    if (nonce !== undefined) {
+      const current = this.#deps.wallets.get(entry.sender)?.nonce ?? 0n;
+      if (nonce <= current) return;
+    }
+    applyTransaction(entry.tx, entry.sender, ctx);
   }
 
   #checkExpiration(tx: TransactionData, height: number): void {
