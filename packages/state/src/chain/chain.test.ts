@@ -241,6 +241,47 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
     expect(live.processor.lastBlock?.id).toBe(good.id);
   });
 
+  it("refuses a block with a transaction type it does not know (ARK's magistrate types) without blaming the sender", async () => {
+    const warnings: { msg: string; detail?: string }[] = [];
+    const port = new LedgerChainPort({
+      blockProcessor: live.processor,
+      transactionPool: new TransactionPool({
+        wallets: live.wallets,
+        milestones: network.milestones,
+        network: { pubKeyHash: PUB_KEY_HASH },
+        tip: () => live.processor.lastBlock as FullBlock,
+        poolOptions: poolOptions({ staticFees: false }),
+        logger,
+      }),
+      blockStore: db.store,
+      milestones: network.milestones,
+      ...identity,
+      logger: {
+        ...logger,
+        warn: (fields: { detail?: string }, msg: string) => warnings.push({ ...fields, msg }),
+      } as unknown as typeof logger,
+    });
+    const tip = live.processor.lastBlock as FullBlock;
+    const nonce = live.wallets.get(addressOf(ALICE))?.nonce as bigint;
+    const tx = transferOf(ALICE, addressOf(BOB), 9n, nonce + 1n);
+    const bytes = serializeFullBlock(nextBlock(network, tip, [tx]), network.milestones);
+    // The transaction is the block's last bytes: make its type group 2 (magistrate).
+    const txStart = bytes.length - serializeTransaction(tx).length;
+    bytes.writeUInt32LE(2, txStart + 3);
+    const verdict = await port.acceptBlock({ serialized: bytes }, { ip: '10.0.0.9' });
+    expect(verdict).toMatchObject({
+      status: 'rejected',
+      reason: expect.stringMatching(/unknown transaction type: .*typeGroup 2 type 0/),
+    });
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        msg: 'Block refused: it holds a transaction type this node does not know',
+        detail: expect.stringMatching(/typeGroup 2 type 0/),
+      }),
+    ]);
+    expect(live.processor.lastBlock?.id).toBe(tip.id);
+  });
+
   it('hands p2p the transactions submitted to us, not those from peers', async () => {
     const pool = new TransactionPool({
       wallets: live.wallets,
