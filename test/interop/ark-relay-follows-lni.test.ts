@@ -1,15 +1,9 @@
-import {
-  addressFromPassphrase,
-  loadNetworkConfig,
-  Milestones,
-  transactionToJson,
-  transfer,
-} from '@lni/crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/free-port.js';
 import type { InteropNode } from './support/interop-node.js';
 import { lniApp } from './support/lni-app.js';
 import { interopSkipReason } from './support/skip.js';
+import { signedTransfer } from './support/transfers.js';
 import { useInteropNetwork } from './support/use-interop-network.js';
 
 // The reverse direction: an LNI core node forges ARK testnet's chain, and an ARK Core 3.9.1
@@ -80,20 +74,14 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it('a transfer posted to the ARK relay reaches LNI, which forges it', async () => {
-      const network = loadNetworkConfig(run.network.ark.testnetCrypto);
-      const pubKeyHash = network.network.pubKeyHash;
-      const sender = secrets[1] as string;
-      const senderAddress = addressFromPassphrase(sender, pubKeyHash);
-      const wallet = (await ark.api.get(`/wallets/${senderAddress}`)).data;
-      const recipient = addressFromPassphrase('interop recipient of ARK', pubKeyHash);
-      const milestone = new Milestones(network.milestones).at(await ark.api.height());
-      const tx = transfer({ network: pubKeyHash, milestone })
-        .recipientId(recipient)
-        .amount(1234)
-        .nonce(BigInt(wallet.nonce) + 1n)
-        .sign(sender)
-        .build();
-      const answer = await ark.api.post('/transactions', { transactions: [transactionToJson(tx)] });
+      const { tx, json, recipient } = await signedTransfer(
+        run.network.ark.testnetCrypto,
+        ark,
+        secrets[1] as string,
+        'interop recipient of ARK',
+        1234,
+      );
+      const answer = await ark.api.post('/transactions', { transactions: [json] });
       expect(answer.data.accept).toEqual([tx.id]);
       const forged = await eventually(
         async () => {

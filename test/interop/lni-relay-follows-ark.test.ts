@@ -1,14 +1,8 @@
-import {
-  addressFromPassphrase,
-  loadNetworkConfig,
-  Milestones,
-  transactionToJson,
-  transfer,
-} from '@lni/crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/free-port.js';
 import type { InteropNode } from './support/interop-node.js';
 import { interopSkipReason } from './support/skip.js';
+import { signedTransfer } from './support/transfers.js';
 import { useInteropNetwork } from './support/use-interop-network.js';
 
 // An LNI relay joins a network of ARK Core 3.9.1: it syncs the chain an ARK core node forges,
@@ -94,24 +88,19 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it('passes a transfer posted to its API on to ARK, which forges it', async () => {
-      const network = loadNetworkConfig(run.network.ark.testnetCrypto);
-      const pubKeyHash = network.network.pubKeyHash;
-      const sender = secrets[0] as string;
-      const senderAddress = addressFromPassphrase(sender, pubKeyHash);
+      const { tx, json, senderAddress, recipient } = await signedTransfer(
+        run.network.ark.testnetCrypto,
+        lni,
+        secrets[0] as string,
+        'interop recipient',
+        4321,
+      );
       // The same nonce on both: ARK counts the genesis block's version-1 transactions too.
       const [onLni, onArk] = await Promise.all(
         [lni, ark].map(async (node) => (await node.api.get(`/wallets/${senderAddress}`)).data),
       );
       expect(onLni.nonce).toBe(onArk.nonce);
-      const recipient = addressFromPassphrase('interop recipient', pubKeyHash);
-      const milestone = new Milestones(network.milestones).at(await lni.api.height());
-      const tx = transfer({ network: pubKeyHash, milestone })
-        .recipientId(recipient)
-        .amount(4321)
-        .nonce(BigInt(onLni.nonce) + 1n)
-        .sign(sender)
-        .build();
-      const answer = await lni.api.post('/transactions', { transactions: [transactionToJson(tx)] });
+      const answer = await lni.api.post('/transactions', { transactions: [json] });
       expect(answer.data.accept).toEqual([tx.id]);
 
       const forged = await eventually(

@@ -48,16 +48,35 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
   let live: ReturnType<typeof testProcessor>;
   let afterGenesis: ReturnType<typeof snapshot>;
   const blocks: FullBlock[] = [];
-  /** What the chain port reads besides the processor: the slot clock and the network. */
-  let identity: Pick<ConstructorParameters<typeof LedgerChainPort>[0], 'roundKeeper' | 'network'>;
+  let roundKeeper: RoundKeeper;
+
+  /** The chain port over the live ledger, as the state plugin wires it, with a pool of its own. */
+  function chainPort(overrides: Partial<ConstructorParameters<typeof LedgerChainPort>[0]> = {}) {
+    const pool = new TransactionPool({
+      wallets: live.wallets,
+      milestones: network.milestones,
+      network: { pubKeyHash: PUB_KEY_HASH },
+      tip: () => live.processor.lastBlock as FullBlock,
+      poolOptions: poolOptions({ staticFees: false }),
+      logger,
+    });
+    const port = new LedgerChainPort({
+      blockProcessor: live.processor,
+      transactionPool: pool,
+      blockStore: db.store,
+      roundKeeper,
+      milestones: network.milestones,
+      network: network.generated.network,
+      logger,
+      ...overrides,
+    });
+    return { port, pool };
+  }
 
   beforeAll(async () => {
     db = await openTestStore();
     live = testProcessor(network, db.store);
-    identity = {
-      roundKeeper: new RoundKeeper({ wallets: live.wallets, milestones: network.milestones }),
-      network: network.generated.network,
-    };
+    roundKeeper = new RoundKeeper({ wallets: live.wallets, milestones: network.milestones });
     await live.processor.process(network.genesis);
     afterGenesis = snapshot(live.wallets);
     const next = random(42);
@@ -155,22 +174,7 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
   });
 
   it('serves blocks and judges blocks and transactions from peers', async () => {
-    const pool = new TransactionPool({
-      wallets: live.wallets,
-      milestones: network.milestones,
-      network: { pubKeyHash: PUB_KEY_HASH },
-      tip: () => live.processor.lastBlock as FullBlock,
-      poolOptions: poolOptions({ staticFees: false }),
-      logger,
-    });
-    const port = new LedgerChainPort({
-      blockProcessor: live.processor,
-      transactionPool: pool,
-      blockStore: db.store,
-      milestones: network.milestones,
-      ...identity,
-      logger,
-    });
+    const { port } = chainPort();
     const tip = live.processor.lastBlock as FullBlock;
     expect(port.status()).toMatchObject({
       height: 150,
@@ -178,14 +182,7 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
     });
 
     // Full blocks are capped in bytes per answer, but at least one block is always served.
-    const capped = new LedgerChainPort({
-      blockProcessor: live.processor,
-      transactionPool: pool,
-      blockStore: db.store,
-      milestones: network.milestones,
-      ...identity,
-      logger,
-    });
+    const { port: capped } = chainPort();
     expect(await capped.blocksFrom(5, 3, { headersOnly: false, maxBytes: 1 })).toHaveLength(1);
     const served = await port.blocksFrom(5, 3, { headersOnly: false, maxBytes: 1_000_000 });
     expect(served.map((block) => block.header.id)).toEqual(blocks.slice(3, 6).map((b) => b.id));
@@ -243,19 +240,7 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
 
   it("refuses a block with a transaction type it does not know (ARK's magistrate types) without blaming the sender", async () => {
     const warnings: { msg: string; detail?: string }[] = [];
-    const port = new LedgerChainPort({
-      blockProcessor: live.processor,
-      transactionPool: new TransactionPool({
-        wallets: live.wallets,
-        milestones: network.milestones,
-        network: { pubKeyHash: PUB_KEY_HASH },
-        tip: () => live.processor.lastBlock as FullBlock,
-        poolOptions: poolOptions({ staticFees: false }),
-        logger,
-      }),
-      blockStore: db.store,
-      milestones: network.milestones,
-      ...identity,
+    const { port } = chainPort({
       logger: {
         ...logger,
         warn: (fields: { detail?: string }, msg: string) => warnings.push({ ...fields, msg }),
@@ -283,22 +268,7 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
   });
 
   it('hands p2p the transactions submitted to us, not those from peers', async () => {
-    const pool = new TransactionPool({
-      wallets: live.wallets,
-      milestones: network.milestones,
-      network: { pubKeyHash: PUB_KEY_HASH },
-      tip: () => live.processor.lastBlock as FullBlock,
-      poolOptions: poolOptions({ staticFees: false }),
-      logger,
-    });
-    const port = new LedgerChainPort({
-      blockProcessor: live.processor,
-      transactionPool: pool,
-      blockStore: db.store,
-      milestones: network.milestones,
-      ...identity,
-      logger,
-    });
+    const { port, pool } = chainPort();
     const submitted: string[][] = [];
     const unsubscribe = port.onSubmittedTransactions((bytes) =>
       submitted.push(bytes.map((tx) => tx.toString('hex'))),
@@ -319,21 +289,7 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
   });
 
   it('gives peers our block ids by height and rolls back to a common block on a fork', async () => {
-    const port = new LedgerChainPort({
-      blockProcessor: live.processor,
-      transactionPool: new TransactionPool({
-        wallets: live.wallets,
-        milestones: network.milestones,
-        network: { pubKeyHash: PUB_KEY_HASH },
-        tip: () => live.processor.lastBlock as FullBlock,
-        poolOptions: poolOptions({ staticFees: false }),
-        logger,
-      }),
-      blockStore: db.store,
-      milestones: network.milestones,
-      ...identity,
-      logger,
-    });
+    const { port } = chainPort();
     const tip = live.processor.lastBlock as FullBlock;
     // Sync probes the last heights then ever further back; heights above ours are left out.
     const ids = await port.blockIds([tip.height, tip.height - 1, 100, 3, 1, tip.height + 5, 0]);
