@@ -16,7 +16,11 @@ export function networkHeight(peers: readonly PeerSummary[], own: number): numbe
 export function nodeRoutes(sources: NodeSources): ServerRoute[] {
   const config = (): NetworkConfig => {
     const network = sources.network();
-    if (network === undefined) throw Boom.serverUnavailable('this node runs without the ledger');
+    if (network === undefined) {
+      throw Boom.serverUnavailable(
+        'this node does not run the state plugin (the ledger) in its mode, so it cannot answer this route',
+      );
+    }
     return network;
   };
   const milestone = () => new Milestones(config().milestones).at(Math.max(1, sources.height()));

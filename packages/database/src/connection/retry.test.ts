@@ -14,7 +14,7 @@ function recordingLogger() {
   return { logger: createLogger({ level: 'info', out, pretty: false }), lines };
 }
 
-const policy = { attempts: 4, initialDelayMs: 5, maxDelayMs: 8 };
+const policy = { attempts: 4, timeoutMs: 60_000, initialDelayMs: 5, maxDelayMs: 8 };
 
 describe('connectWithRetry', () => {
   it('retries network failures with growing pauses and says so in the log', async () => {

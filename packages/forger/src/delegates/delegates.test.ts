@@ -62,6 +62,8 @@ describe('delegates.json', () => {
     const wrongShape = await delegatesFile({ secrets: ['ok', 7] });
     await expect(readDelegateKeys(wrongShape)).rejects.toThrow('"secrets[1]" must be a string');
     const twice = await delegatesFile({ secrets: ['same', 'same'] });
-    await expect(readDelegateKeys(twice)).rejects.toThrow('listed more than once');
+    await expect(readDelegateKeys(twice)).rejects.toThrow(
+      `${twice}, key 'secrets[1]': the same delegate secret as secrets[0]`,
+    );
   });
 });
