@@ -63,3 +63,22 @@ describe('connectWithRetry', () => {
     expect(lines).toEqual([]);
   });
 });
+
+describe('connectWithRetry within a time limit', () => {
+  it('stops retrying once timeoutMs has passed, the last pause shortened to end on time', async () => {
+    const { logger, lines } = recordingLogger();
+    const startedAt = Date.now();
+    const refused = async () => {
+      throw Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
+    };
+    const policy = { attempts: 100, timeoutMs: 300, initialDelayMs: 100, maxDelayMs: 1_000 };
+    await expect(connectWithRetry(refused, policy, logger, 't')).rejects.toThrow('refused');
+    const elapsed = Date.now() - startedAt;
+    expect(elapsed).toBeGreaterThanOrEqual(295);
+    expect(elapsed).toBeLessThan(1_500);
+    const pauses = lines.map((line) => line.retryInMs as number);
+    expect(pauses).toHaveLength(2);
+    expect(pauses[0]).toBe(100);
+    expect(pauses[1]).toBeLessThanOrEqual(200);
+  });
+});
