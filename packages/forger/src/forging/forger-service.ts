@@ -13,9 +13,9 @@ export interface ForgerServiceDeps {
   readonly delegates: readonly KeyPair[];
   readonly rules: ForgingRules;
   readonly assemble: BlockAssembler;
-  readonly logger: Logger;
   /** The ledger's delegates, when it runs in this process: secrets of no delegate are warned of. */
   readonly registry?: DelegateRegistry;
+  readonly logger: Logger;
 }
 
 /** How many delegates a log line names before it says "and N more". */
