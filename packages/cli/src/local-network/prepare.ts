@@ -4,12 +4,10 @@ import { join } from 'node:path';
 import { publishConfig } from '../config/publish.js';
 import type { LocalNodePlan } from './plan.js';
 
-/**
- * The variables a local node runs with: its mode (so that `kernel start --config` needs no
- * --mode), its ports, loopback only, and its forger's relay.
- */
+/** The variables a local node runs with: its ports, loopback only, and its forger's relay. */
 export function localNodeEnvironment(node: LocalNodePlan): Record<string, string> {
   return {
+    // So that `kernel start --config DIR/node-i/config` restarts the node without --mode.
     CORE_MODE: node.mode,
     CORE_P2P_HOST: '127.0.0.1',
     CORE_P2P_PORT: String(node.p2pPort),
