@@ -9,19 +9,21 @@ import { BLOCKTIME, nextBlock, PUB_KEY_HASH, testNetwork } from './__fixtures__/
 /** Only what the processor calls while applying blocks in order. */
 function memoryStore(): BlockStore {
   const blocks: FullBlock[] = [];
-  return {
+  const store = {
     lastBlock: async () => blocks.at(-1),
-    blockById: async (id) => blocks.find((block) => block.id === id),
-    blocksInRange: async (from, to) =>
+    blockById: async (id: string) => blocks.find((block) => block.id === id),
+    blocksInRange: async (from: number, to: number) =>
       blocks.filter((block) => block.height >= from && block.height <= to),
-    save: async (block) => {
+    save: async (block: FullBlock) => {
       blocks.push(block);
     },
-    deleteAbove: async (height) => {
+    deleteAbove: async (height: number) => {
       blocks.splice(height);
     },
     lastForgedBy: async () => undefined,
+    transactionById: async () => undefined,
   };
+  return store;
 }
 
 describe('BlockProcessor logging', () => {
