@@ -1,3 +1,4 @@
+import { KernelError } from '@lni/kernel';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +18,23 @@ export function knownNetworks(): string[] {
     .sort();
 }
 
+/** A network name this distribution does not ship, refused with the ones it does. */
+export function unknownNetworkError(network: string): KernelError {
+  return new KernelError(
+    'ERR_UNKNOWN_NETWORK',
+    `unknown network '${network}' (known: ${knownNetworks().join(', ')})`,
+  );
+}
+
 /** A network's own app.json when it ships one (testnet allows forging alone), else the default. */
 export function defaultAppFile(network: string): string {
   const own = join(networksDirectory, network, 'app.json');
   return existsSync(own) ? own : join(repositoryRoot, 'app.json');
+}
+
+/** Whether the config directory holds a network's crypto files (ARK 3.0 layout). */
+export function holdsNetworkFiles(configDir: string): boolean {
+  return existsSync(join(configDir, 'crypto', 'network.json'));
 }
 
 /**

@@ -21,6 +21,8 @@ export interface DatabaseOptions {
   readonly retry: {
     /** Attempts to connect at start before giving up. */
     readonly attempts: number;
+    /** How long to keep trying at start, in all. */
+    readonly timeoutMs: number;
     readonly initialDelayMs: number;
     readonly maxDelayMs: number;
   };
@@ -45,6 +47,7 @@ export const databaseConfigSchema = Joi.object<DatabaseOptions>({
   poolSize: Joi.number().integer().min(1).max(100).default(10),
   retry: Joi.object({
     attempts: Joi.number().integer().min(1).default(10),
+    timeoutMs: Joi.number().integer().min(0).default(20_000),
     initialDelayMs: Joi.number().integer().min(1).default(500),
     maxDelayMs: Joi.number().integer().min(1).default(10_000),
   }).default(),

@@ -12,6 +12,7 @@ import type { AwilixContainer } from 'awilix';
 import Joi from 'joi';
 import { join } from 'node:path';
 import { readDelegateKeys } from './delegates/delegate-secrets.js';
+import { checkDelegatesFile } from './delegates/delegates-file.js';
 import { promptPassword } from './delegates/password-prompt.js';
 import type { BlockAssembler } from './forging/block-assembler.js';
 import { ForgerService } from './forging/forger-service.js';
@@ -64,10 +65,16 @@ declare module '@lni/kernel' {
  */
 export const forgerPlugin = definePlugin<ForgerOptions>({
   name: 'forger',
-  // In core mode the relay is this node's own p2p server: let it listen before the first slot.
-  dependsOn: { optional: ['p2p'] },
+  // In core mode the relay is this node's own p2p server: let it listen before the first slot;
+  // and the ledger says which secrets belong to registered delegates.
+  dependsOn: { optional: ['p2p', 'state'] },
   configSchema: forgerConfigSchema,
   environment: forgerEnvironment,
+  checkConfig: ({ paths, options }) =>
+    checkDelegatesFile(join(paths.config, 'delegates.json'), {
+      given: options.password,
+      canAsk: process.stdin.isTTY === true,
+    }),
   register() {
     // Everything the forger needs is read at boot: the delegates' file and the network config.
   },
@@ -88,6 +95,9 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
       rules: { minimumQuorum: options.minimumQuorum, allowSingleNode: options.allowSingleNode },
       assemble: cryptoBlockAssembler(milestones),
       logger,
+      ...(container.hasRegistration('forgerDelegates') && {
+        registry: container.cradle.forgerDelegates,
+      }),
     });
     container.register({ forger: asValue(forger), forgerRelays: asValue(relays) });
     if (delegates.length === 0) {

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { Application } from './application.js';
 import { readAppConfig } from './app/app-config.js';
+import { checkPluginConfig } from './app/config-check.js';
 import { planFromAppConfig } from './app/plan.js';
+import { prepareDataDirectory } from './data-directory.js';
 import { addLogFile, type Logger } from './logging/logger.js';
 import type { NodePaths } from './paths.js';
 import type { Environment, RunMode } from './plugin.js';
@@ -19,8 +21,9 @@ export interface NodeSettings {
 }
 
 /**
- * Plans the mode's plugins from app.json (every configuration mistake surfaces here, before
- * anything is written), then opens the log file. The caller installs its signal handling and
+ * Plans the mode's plugins from app.json and runs their configuration checks (every
+ * configuration mistake surfaces here, before anything is written), then prepares the data
+ * directory and opens the log file. The caller installs its signal handling and
  * calls `start()`, so that a signal during boot already stops the node cleanly.
  */
 export async function prepareNode(settings: NodeSettings): Promise<Application> {
@@ -34,6 +37,10 @@ export async function prepareNode(settings: NodeSettings): Promise<Application> 
     searchFrom: settings.searchFrom ?? [process.cwd()],
   });
 
+  const node = { paths: settings.paths, mode: settings.mode, network: settings.network };
+  await checkPluginConfig(plugins, node);
+
+  prepareDataDirectory(settings.paths);
   addLogFile(settings.logger, settings.paths.log);
   settings.logger.info(
     {
@@ -46,5 +53,13 @@ export async function prepareNode(settings: NodeSettings): Promise<Application> 
     },
     'Starting node',
   );
+  for (const { plugin, overrides } of plugins) {
+    for (const { option, variable } of overrides) {
+      settings.logger.info(
+        { plugin: plugin.name, option, variable },
+        'Option set in app.json is replaced by the environment',
+      );
+    }
+  }
   return new Application(settings, plugins);
 }

@@ -48,6 +48,14 @@ export interface PluginContext<Options extends object = object> {
   readonly enabledPlugins: ReadonlySet<string>;
 }
 
+/** What a plugin's `checkConfig` sees: its validated options and where the node's files are. */
+export interface ConfigCheckContext<Options extends object = object> {
+  readonly options: Options;
+  readonly paths: NodePaths;
+  readonly mode: RunMode;
+  readonly network: string;
+}
+
 /**
  * A plugin is a plain object exported by its package (default export or `plugin`).
  * `register` only wires services (no I/O), `boot` starts I/O, `dispose` releases; the kernel
@@ -63,6 +71,14 @@ export interface Plugin<Options extends object = object> {
    * They win over app.json so that operators and containers can override one value.
    */
   readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * Checks the plugin's own files in the config directory (delegates.json, crypto files, …)
+   * with the rest of the configuration, before anything is written: one line per problem,
+   * naming the file, the key and the reason. Reads only; never writes or connects.
+   */
+  checkConfig?(
+    context: ConfigCheckContext<Options>,
+  ): readonly string[] | Promise<readonly string[]>;
   register(context: PluginContext<Options>): void;
   boot?(context: PluginContext<Options>): Promise<void>;
   dispose?(context: PluginContext<Options>): Promise<void>;

@@ -6,7 +6,7 @@ import {
   VerificationPool,
   type NetworkConfig,
 } from '@lni/crypto';
-import { definePlugin, type Cradle } from '@lni/kernel';
+import { definePlugin, describeError, type Cradle } from '@lni/kernel';
 import { join } from 'node:path';
 import { BlockProcessor } from './blocks/block-processor.js';
 import { DatabaseBlockStore } from './blocks/database-block-store.js';
@@ -43,7 +43,8 @@ declare module '@lni/kernel' {
 }
 
 // Names other plugins resolve with the shapes they declare themselves (`apiLedger`,
-// `networkConfig`, `poolLimits` by the API, `p2pForging` by P2P): registered untyped here so
+// `networkConfig`, `poolLimits` by the API, `p2pForging` by P2P, `forgerDelegates` by the
+// forger): registered untyped here so
 // that neither package imports the other's declarations.
 function provide(container: AwilixContainer<Cradle>, name: string, resolver: Resolver<unknown>) {
   (container as unknown as AwilixContainer<Record<string, unknown>>).register(name, resolver);
@@ -57,6 +58,15 @@ export const statePlugin = definePlugin<StateOptions>({
   name: 'state',
   dependsOn: { required: ['database'] },
   configSchema: stateConfigSchema,
+  // The network's crypto files are configuration: a mistake there stops start-up before any write.
+  checkConfig({ paths }) {
+    try {
+      loadNetworkConfig(join(paths.config, 'crypto'));
+      return [];
+    } catch (error) {
+      return [describeError(error)];
+    }
+  },
   register({ container, options, logger, events, paths }) {
     const network: NetworkConfig = loadNetworkConfig(join(paths.config, 'crypto'));
     const milestones = new Milestones(network.milestones);
@@ -163,6 +173,17 @@ export const statePlugin = definePlugin<StateOptions>({
             milestones,
           }),
       ).singleton(),
+    );
+    provide(
+      container,
+      'forgerDelegates',
+      asFunction(({ blockProcessor }) => ({
+        height: () => blockProcessor.lastBlock?.height ?? 0,
+        delegate: (publicKey: string) => {
+          const delegate = walletRepository.byPublicKey(publicKey)?.attributes.delegate;
+          return delegate && { username: delegate.username, resigned: delegate.resigned === true };
+        },
+      })).singleton(),
     );
     provide(container, 'stateVerificationPool', asValue(verificationPool));
     provide(

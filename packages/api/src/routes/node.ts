@@ -10,7 +10,11 @@ import { FEE_KEYS, TYPE_NAMES } from './transaction-types.js';
 export function nodeRoutes(sources: NodeSources): ServerRoute[] {
   const config = (): NetworkConfig => {
     const network = sources.network();
-    if (network === undefined) throw Boom.serverUnavailable('this node runs without the ledger');
+    if (network === undefined) {
+      throw Boom.serverUnavailable(
+        'this node does not run the state plugin (the ledger) in its mode, so it cannot answer this route',
+      );
+    }
     return network;
   };
   const height = () => sources.lastBlock()?.height ?? 0;

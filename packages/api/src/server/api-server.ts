@@ -123,10 +123,18 @@ export class ApiServer {
         replaced.output.headers['X-Block-Height'] = height;
         return replaced;
       }
-      if (response.output.statusCode >= 500) {
+      // A 500 is a fault to fix; a deliberate 503 (a plugin this node does not run, the
+      // database away) explains itself to the client and is no error of this node.
+      const { statusCode } = response.output;
+      if (statusCode === 500) {
         this.deps.logger.error(
           { err: response, method: request.method, path: request.path },
           'Request failed',
+        );
+      } else if (statusCode > 500) {
+        this.deps.logger.debug(
+          { status: statusCode, reason: response.message, path: request.path },
+          'Request answered as unavailable',
         );
       }
       response.output.headers['X-Block-Height'] = height;

@@ -9,6 +9,7 @@ import {
   verifyBlock,
   type NetworkConfig,
 } from '@lni/crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,9 +99,14 @@ describe('kernel network:generate', () => {
     expect(loaded.network.name).toBe('devnet2');
     expect(loaded.network.pubKeyHash).toBe(30);
     expect(new Milestones(loaded.milestones).at(1).blocktime).toBe(4);
-    expect(await readFile(join(config, '.env'), 'utf8')).toBe(
-      'CORE_P2P_PORT=4000\nCORE_API_PORT=4003\n',
-    );
+    // No port pinned in .env: app.json's ports apply until an operator sets a variable.
+    expect(existsSync(join(config, '.env'))).toBe(false);
+  });
+
+  it('writes a port into .env only when asked to', async () => {
+    const config = join(dir, 'ported');
+    expect(await generate(config, '--delegates', '2', '--p2p-port', '5000')).toBe(0);
+    expect(await readFile(join(config, '.env'), 'utf8')).toBe('CORE_P2P_PORT=5000\n');
   });
 
   it('refuses to replace an earlier generation unless --force is given', async () => {
@@ -131,8 +137,8 @@ describe('the shipped testnet preset', () => {
     const first = new Milestones(loaded.milestones).at(1);
     expect(first.activeDelegates).toBe(51);
     expect(first.blocktime).toBe(8);
+    // The ports are app.json's (the plugins' defaults 4000 and 4003): .env must not pin them.
     const env = await readFile(join(networksDirectory, 'testnet', '.env'), 'utf8');
-    expect(env).toMatch(/^CORE_P2P_PORT=4000$/m);
-    expect(env).toMatch(/^CORE_API_PORT=4003$/m);
+    expect(env).not.toMatch(/^CORE_(P2P|API)_PORT=/m);
   });
 });

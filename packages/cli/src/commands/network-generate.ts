@@ -18,8 +18,8 @@ interface GenerateFlags {
   readonly epoch?: string;
   readonly token?: string;
   readonly symbol?: string;
-  readonly p2pPort: number;
-  readonly apiPort: number;
+  readonly p2pPort?: number;
+  readonly apiPort?: number;
   readonly force?: boolean;
 }
 
@@ -52,8 +52,16 @@ export function registerNetworkGenerate(program: Command, result: CommandResult)
     .option('--epoch <iso-date>', 'start of slot 0 (default: today 00:00 UTC)')
     .option('--token <name>', 'token name (default: the network name in capitals)')
     .option('--symbol <text>', 'token symbol (default: the token name)')
-    .option('--p2p-port <port>', 'CORE_P2P_PORT written to .env', integer(1, 65535), 4000)
-    .option('--api-port <port>', 'CORE_API_PORT written to .env', integer(1, 65535), 4003)
+    .option(
+      '--p2p-port <port>',
+      "CORE_P2P_PORT written to .env (default: none, app.json's port applies)",
+      integer(1, 65535),
+    )
+    .option(
+      '--api-port <port>',
+      "CORE_API_PORT written to .env (default: none, app.json's port applies)",
+      integer(1, 65535),
+    )
     .option('--force', 'replace files of an earlier generation')
     .action(async (flags: GenerateFlags) => {
       const configDir = resolvePaths(flags.network, process.env, flags).config;
@@ -99,10 +107,13 @@ async function writeNetwork(configDir: string, flags: GenerateFlags): Promise<st
       mode: file === 'delegates.json' ? 0o600 : 0o644,
     });
   }
-  await setEnvironment(join(configDir, '.env'), {
-    CORE_P2P_PORT: String(flags.p2pPort),
-    CORE_API_PORT: String(flags.apiPort),
-  });
+  // Only ports asked for: a port pinned in .env would silently beat the one app.json sets.
+  const ports = {
+    ...(flags.p2pPort !== undefined && { CORE_P2P_PORT: String(flags.p2pPort) }),
+    ...(flags.apiPort !== undefined && { CORE_API_PORT: String(flags.apiPort) }),
+  };
+  if (Object.keys(ports).length === 0) return [...GENERATED_FILES];
+  await setEnvironment(join(configDir, '.env'), ports);
   return [...GENERATED_FILES, '.env'];
 }
 

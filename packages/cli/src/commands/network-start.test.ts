@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planLocalNetwork } from '../local-network/plan.js';
 import { prepareLocalNode } from '../local-network/prepare.js';
-import { runKernel, type KernelProcess } from '../testing/run-kernel.js';
+import { runKernel, runKernelOnTerminal, type KernelProcess } from '../testing/run-kernel.js';
 
 const isFree = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -150,22 +150,64 @@ describe('kernel network:start --nodes 2', () => {
     expect(await isFree(base + 10)).toBe(true);
   }, 180_000);
 
-  it('stops the whole network with a non-zero code when one node dies', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'lni-net-fail-'));
+  it('on a terminal: readable lines, a node stopped from outside reported while the others run, the README restart command', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'lni-net-terminal-'));
     dirs.push(directory);
     const base = await freeBasePort(2);
-    const network = runKernel(
+    const network = runKernelOnTerminal(
       ['network:start', '--nodes', '2', '--base-port', String(base), '--data', directory],
       { CORE_LOG_LEVEL: 'info' },
+      join(directory, 'network.pid'),
     );
     running.push(network);
-    await network.waitFor('Ctrl-C stops them all', 90_000);
-    const relayPid = Number(/node-1 {2}relay {2}pid (\d+)/.exec(network.stdout())?.[1]);
-    expect(relayPid).toBeGreaterThan(0);
-    await network.waitFor('node-1 | ', 30_000);
-    process.kill(relayPid, 'SIGKILL');
+    await network.waitFor('Ctrl-C stops them all', 120_000);
+    const pidOf = (name: string) =>
+      Number(new RegExp(`${name} {2}\\w+ +pid (\\d+)`).exec(network.stdout())?.[1]);
+
+    // Log records as readable lines, each after its node's name; warnings (node-0 dials
+    // node-1 before it listens) on one line: no stack anywhere.
+    const lines = network.stdout().split(/\r?\n/);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^node-0 \| \d\d:\d\d:\d\d\.\d{3} INFO {2}Starting node /),
+    );
+    expect(lines.filter((line) => line.startsWith('node-0 | {'))).toEqual([]);
+    expect(lines.filter((line) => /^node-\d \| +at /.test(line))).toEqual([]);
+
+    // A node stopped from outside: which one and why, and the other keeps running.
+    process.kill(pidOf('node-1'), 'SIGTERM');
+    await network.waitFor(
+      'node-1 | stopped: exit code 0 after SIGTERM; 1 other node(s) still running (Ctrl-C stops them)',
+      30_000,
+    );
+    const coreApi = `http://127.0.0.1:${base + 3}/api`;
+    const coreHeight = (await lastBlock(coreApi)).height;
+
+    // The README's command restarts it alone: mode and ports come from its .env.
+    const alone = runKernel([
+      'start',
+      '--config',
+      join(directory, 'node-1', 'config'),
+      '--data',
+      join(directory, 'node-1', 'data'),
+    ]);
+    running.push(alone);
+    const relayApi = `http://127.0.0.1:${base + 13}/api`;
+    await poll(
+      async () => ((await lastBlock(relayApi)).height >= coreHeight ? true : undefined),
+      90_000,
+      'node-1 restarted alone and synced',
+    );
+    expect(alone.stdout()).toContain('"mode":"relay"');
+    alone.child.kill('SIGTERM');
+    expect((await alone.exited()).code).toBe(0);
+
+    // A node killed: a failure, said as such; with none left the command ends with code 1.
+    process.kill(pidOf('node-0'), 'SIGKILL');
+    await network.waitFor(
+      'node-0 | failed: killed by SIGKILL; no node is running any more',
+      30_000,
+    );
     expect((await network.exited()).code).toBe(1);
-    expect(network.stdout()).toContain('node-1 | exited on SIGKILL');
     expect(await isFree(base)).toBe(true);
-  }, 150_000);
+  }, 300_000);
 });

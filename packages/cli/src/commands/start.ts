@@ -1,10 +1,12 @@
 import { Option, type Command } from 'commander';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   closeLogFiles,
+  ConfigError,
   createLogger,
+  ensureWritableDirectory,
   exitOnSignals,
   LifecycleError,
   loadEnvironment,
@@ -12,20 +14,23 @@ import {
   resolvePaths,
   RUN_MODES,
   prepareNode,
+  type Environment,
   type RunMode,
 } from '@lni/kernel';
 import { publishConfig } from '../config/publish.js';
 import {
   DEFAULT_NETWORK,
   defaultAppFile,
+  holdsNetworkFiles,
   knownNetworks,
   networkNameIn,
   repositoryRoot,
+  unknownNetworkError,
 } from '../networks.js';
 import type { CommandResult } from '../program.js';
 
 interface StartFlags {
-  readonly mode: RunMode;
+  readonly mode?: RunMode;
   readonly network: string;
   readonly config?: string;
   readonly data?: string;
@@ -36,9 +41,10 @@ export function registerStart(program: Command, result: CommandResult): void {
     .command('start')
     .description('run a node in the foreground until SIGINT or SIGTERM')
     .addOption(
-      new Option('--mode <mode>', 'which plugins to run, as app.json lists them per mode')
-        .choices(RUN_MODES)
-        .makeOptionMandatory(),
+      new Option(
+        '--mode <mode>',
+        "which plugins to run, as app.json lists them per mode (default: CORE_MODE, from the environment or the config directory's .env)",
+      ).choices(RUN_MODES),
     )
     .option('--network <name>', 'network to join', DEFAULT_NETWORK)
     .option('--config <dir>', 'configuration directory (default: per user, per network)')
@@ -56,13 +62,26 @@ function withNetworkOfConfig(flags: StartFlags, command: Command): StartFlags {
 
 async function start(flags: StartFlags): Promise<number> {
   const configDir = resolvePaths(flags.network, process.env, flags).config;
+  // Nothing is written for a network that cannot run: neither shipped nor in the directory.
+  if (!knownNetworks().includes(flags.network) && !holdsNetworkFiles(configDir)) {
+    throw new ConfigError(
+      `${unknownNetworkError(flags.network).message}; a network of your own runs from its files in ${join(configDir, 'crypto')} (see "Joining an existing network" in the README)`,
+    );
+  }
+  const mode = runMode(flags.mode, loadEnvironment(configDir), configDir);
+  if (mode === undefined) {
+    process.stderr.write(
+      `error: required option '--mode <mode>' not specified, and CORE_MODE is set neither in the environment nor in ${join(configDir, '.env')}\n`,
+    );
+    return 2;
+  }
   if (!existsSync(join(configDir, 'app.json'))) await firstRun(flags.network, configDir);
   const env = loadEnvironment(configDir);
   const paths = resolvePaths(flags.network, env, flags);
   const logger = createLogger({ level: parseLogLevel(env.CORE_LOG_LEVEL) });
 
   const app = await prepareNode({
-    mode: flags.mode,
+    mode,
     network: flags.network,
     paths,
     env,
@@ -94,6 +113,7 @@ async function start(flags: StartFlags): Promise<number> {
  * (its crypto files already in the directory) gets only the default app.json of the modes.
  */
 async function firstRun(network: string, configDir: string): Promise<void> {
+  ensureWritableDirectory(configDir, 'config directory');
   if (knownNetworks().includes(network)) {
     const published = await publishConfig({ network, configDir });
     process.stdout.write(
@@ -101,9 +121,24 @@ async function firstRun(network: string, configDir: string): Promise<void> {
     );
     return;
   }
-  await mkdir(configDir, { recursive: true });
   await copyFile(defaultAppFile(network), join(configDir, 'app.json'));
   process.stdout.write(
     `First run: wrote the default app.json into ${configDir}; network ${network} runs on the crypto files there\n`,
   );
+}
+
+/**
+ * The mode from --mode, else from CORE_MODE (so that a node whose .env records its mode, as
+ * `network:start` writes it, restarts without the flag); undefined when neither says.
+ */
+function runMode(flag: RunMode | undefined, env: Environment, configDir: string) {
+  if (flag !== undefined) return flag;
+  const value = env.CORE_MODE;
+  if (value === undefined || value === '') return undefined;
+  if (!(RUN_MODES as readonly string[]).includes(value)) {
+    throw new ConfigError(
+      `CORE_MODE (environment or ${join(configDir, '.env')}) must be one of ${RUN_MODES.join(', ')}, not '${value}'`,
+    );
+  }
+  return value as RunMode;
 }

@@ -1,8 +1,7 @@
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { KernelError } from '@lni/kernel';
-import { defaultAppFile, knownNetworks, networksDirectory } from '../networks.js';
+import { defaultAppFile, networksDirectory, unknownNetworkError } from '../networks.js';
 import { backupConfig, type Backup } from './backup.js';
 import { reapplyBackup } from './reapply.js';
 
@@ -27,10 +26,7 @@ export async function publishConfig(input: {
 }): Promise<PublishResult> {
   const source = join(networksDirectory, input.network);
   if (!existsSync(source)) {
-    throw new KernelError(
-      'ERR_UNKNOWN_NETWORK',
-      `unknown network '${input.network}' (known: ${knownNetworks().join(', ')})`,
-    );
+    throw unknownNetworkError(input.network);
   }
   await mkdir(input.configDir, { recursive: true });
   const backup = input.reset

@@ -7,6 +7,8 @@ import type { LocalNodePlan } from './plan.js';
 /** The variables a local node runs with: its ports, loopback only (a core node's forger follows its P2P port). */
 export function localNodeEnvironment(node: LocalNodePlan): Record<string, string> {
   return {
+    // So that `kernel start --config DIR/node-i/config` restarts the node without --mode.
+    CORE_MODE: node.mode,
     CORE_P2P_HOST: '127.0.0.1',
     CORE_P2P_PORT: String(node.p2pPort),
     CORE_API_HOST: '127.0.0.1',

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
+import { NodeOutput } from './node-output.js';
 import { localNodeEnvironment } from './prepare.js';
 import type { LocalNodePlan } from './plan.js';
 
@@ -13,7 +14,9 @@ export interface SupervisorDeps {
   /** The environment the nodes inherit (the node's own ports are set over it). */
   readonly env: NodeJS.ProcessEnv;
   /** Where the nodes' output goes, each line prefixed with the node's name. */
-  readonly out: Writable;
+  readonly out: Writable & { isTTY?: boolean };
+  /** The nodes' log records as readable lines; by default when `out` is a terminal. */
+  readonly pretty?: boolean;
   /** How long to wait for one node's P2P port before starting the next anyway. */
   readonly listenTimeoutMs?: number;
 }
@@ -21,19 +24,22 @@ export interface SupervisorDeps {
 interface RunningNode {
   readonly plan: LocalNodePlan;
   readonly child: ChildProcess;
+  readonly output: NodeOutput;
   readonly exited: Promise<number | null>;
 }
 
 /**
- * Runs the nodes of a local network as child processes and stops them together: on stop() or
- * when any node exits by itself, every other node gets SIGTERM. Each child has its own process
- * group, so a terminal's Ctrl-C reaches only the supervisor, which forwards a single SIGTERM
- * (a second signal would make a node exit without cleaning up).
+ * Runs the nodes of a local network as child processes and stops them together on stop(). A
+ * node that stops by itself (a signal from outside, a failure) is reported with its name and
+ * why, and the others keep running. Each child has its own process group, so a terminal's
+ * Ctrl-C reaches only the supervisor, which forwards a single SIGTERM (a second signal would
+ * make a node exit without cleaning up).
  */
 export class LocalNetworkSupervisor {
   private running: RunningNode[] = [];
   private stopping = false;
   private failed = false;
+  private stillRunning = 0;
 
   constructor(private readonly deps: SupervisorDeps) {}
 
@@ -50,9 +56,7 @@ export class LocalNetworkSupervisor {
         waitForPort(plan.p2pPort, this.deps.listenTimeoutMs ?? 60_000),
         node.exited.then(() => true),
       ]);
-      if (!listening) {
-        this.deps.out.write(`${plan.name} | not listening on P2P yet, starting the next node\n`);
-      }
+      if (!listening) node.output.say('not listening on P2P yet, starting the next node');
     }
   }
 
@@ -96,40 +100,62 @@ export class LocalNetworkSupervisor {
         detached: true,
       },
     );
+    const output = new NodeOutput(
+      plan.name,
+      this.deps.out,
+      this.deps.pretty ?? this.deps.out.isTTY === true,
+    );
     for (const stream of [child.stdout, child.stderr]) {
       if (!stream) continue;
       createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) =>
-        this.deps.out.write(`${plan.name} | ${line}\n`),
+        output.line(line),
       );
     }
+    this.stillRunning += 1;
     const exited = new Promise<number | null>((resolve) => {
-      child.once('error', (error) => {
-        this.deps.out.write(`${plan.name} | could not start: ${error.message}\n`);
-        this.onExit(plan, null);
-        resolve(null);
-      });
-      child.once('exit', (code, signal) => {
-        const expected = this.stopping && code === 0;
-        if (!expected) {
-          this.deps.out.write(
-            `${plan.name} | exited ${signal ? `on ${signal}` : `with code ${code}`}\n`,
-          );
-        }
-        this.onExit(plan, code);
+      let ended = false;
+      const end = (code: number | null, exit: { failed: boolean; how: string }) => {
+        if (ended) return;
+        ended = true;
+        this.onExit(output, exit);
         resolve(code);
-      });
+      };
+      child.once('error', (error) =>
+        end(null, { failed: true, how: `could not start: ${error.message}` }),
+      );
+      // 'close' comes after the node's output has been read to its end: its last error is known.
+      child.once('close', (code, signal) => end(code, describeExit(code, signal, output)));
     });
-    return { plan, child, exited };
+    return { plan, child, output, exited };
   }
 
-  private onExit(_plan: LocalNodePlan, code: number | null): void {
-    if (code !== 0) this.failed = true;
-    // One node gone (crashed, or killed from outside) ends the whole network.
-    if (!this.stopping) {
-      this.failed = true;
-      this.stop();
-    }
+  private onExit(output: NodeOutput, exit: { failed: boolean; how: string }): void {
+    this.stillRunning -= 1;
+    if (exit.failed) this.failed = true;
+    // Stopping the network, a clean exit is what was asked: nothing to say.
+    if (this.stopping && !exit.failed) return;
+    const others = this.stopping
+      ? ''
+      : this.stillRunning > 0
+        ? `; ${this.stillRunning} other node(s) still running (Ctrl-C stops them)`
+        : '; no node is running any more';
+    output.say(`${exit.failed ? 'failed' : 'stopped'}: ${exit.how}${others}`);
   }
+}
+
+/** How a node ended, in words: the signal or exit code, and the reason it gave. */
+function describeExit(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  output: NodeOutput,
+): { failed: boolean; how: string } {
+  if (signal !== null) return { failed: true, how: `killed by ${signal}` };
+  if (code === 0) {
+    const after = output.stopSignal ? ` after ${output.stopSignal}` : '';
+    return { failed: false, how: `exit code 0${after}` };
+  }
+  const reason = output.lastError ? `: ${output.lastError}` : '';
+  return { failed: true, how: `exit code ${code}${reason}` };
 }
 
 /** Resolves true once 127.0.0.1:`port` accepts a connection, false after `timeoutMs`. */

@@ -33,6 +33,7 @@ export function createDataSource(target: ConnectionTarget): DataSource {
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: { connectionTimeoutMillis: 10_000 },
+    // One attempt; connectWithRetry bounds the whole wait (a server on a LAN answers in ms).
+    extra: { connectionTimeoutMillis: 5_000 },
   });
 }

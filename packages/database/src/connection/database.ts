@@ -7,6 +7,7 @@ import { DatabaseError } from '../errors.js';
 import { AvailabilityMonitor } from './availability-monitor.js';
 import { createDataSource, type ConnectionTarget } from './data-source.js';
 import { startEmbeddedServer, type EmbeddedServer } from './embedded-server.js';
+import { describeConnectionFailure } from './connection-failure.js';
 import { connectWithRetry, isTransientConnectionError } from './retry.js';
 import type { Service } from '../service.js';
 
@@ -125,7 +126,13 @@ export class Database {
     } catch (error) {
       await this.embedded?.stop();
       this.embedded = undefined;
-      throw new DatabaseError(`Cannot connect to the database (${this.description})`, {
+      const reason = describeConnectionFailure(error, {
+        address: target.url
+          ? (redactUrl(target.url).split('/')[0] ?? '')
+          : `${target.host}:${target.port}`,
+        viaUrl: target.url !== undefined,
+      });
+      throw new DatabaseError(`Cannot connect to the database (${this.description}): ${reason}`, {
         cause: error,
       });
     }

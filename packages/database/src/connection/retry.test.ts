@@ -14,7 +14,7 @@ function recordingLogger() {
   return { logger: createLogger({ level: 'info', out, pretty: false }), lines };
 }
 
-const policy = { attempts: 4, initialDelayMs: 5, maxDelayMs: 8 };
+const policy = { attempts: 4, timeoutMs: 60_000, initialDelayMs: 5, maxDelayMs: 8 };
 
 describe('connectWithRetry', () => {
   it('retries network failures with growing pauses and says so in the log', async () => {
@@ -61,5 +61,24 @@ describe('connectWithRetry', () => {
     };
     await expect(connectWithRetry(denied, policy, logger, 't')).rejects.toThrow('password');
     expect(lines).toEqual([]);
+  });
+});
+
+describe('connectWithRetry within a time limit', () => {
+  it('stops retrying once timeoutMs has passed, the last pause shortened to end on time', async () => {
+    const { logger, lines } = recordingLogger();
+    const startedAt = Date.now();
+    const refused = async () => {
+      throw Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
+    };
+    const policy = { attempts: 100, timeoutMs: 300, initialDelayMs: 100, maxDelayMs: 1_000 };
+    await expect(connectWithRetry(refused, policy, logger, 't')).rejects.toThrow('refused');
+    const elapsed = Date.now() - startedAt;
+    expect(elapsed).toBeGreaterThanOrEqual(295);
+    expect(elapsed).toBeLessThan(1_500);
+    const pauses = lines.map((line) => line.retryInMs as number);
+    expect(pauses).toHaveLength(2);
+    expect(pauses[0]).toBe(100);
+    expect(pauses[1]).toBeLessThanOrEqual(200);
   });
 });

@@ -164,3 +164,69 @@ describe('the forger while its relay is down', () => {
     expect(relay.posted).toEqual(['block-2']);
   });
 });
+
+describe('the forger at start', () => {
+  function startWith(delegates: readonly string[], registered: ReadonlyMap<string, boolean>) {
+    const lines: string[] = [];
+    const out = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const keys = delegates.map((secret) => keysFromPassphrase(secret));
+    const forger = new ForgerService({
+      relays: [new ScriptedRelay('127.0.0.1:4000')],
+      delegates: keys,
+      rules: { minimumQuorum: 0.66, allowSingleNode: false },
+      assemble: () => {
+        throw new Error('not forging in this test');
+      },
+      logger: createLogger({ out, level: 'info' }),
+      registry: {
+        height: () => 7,
+        delegate: (publicKey) => {
+          const index = keys.findIndex((pair) => pair.publicKey.toString('hex') === publicKey);
+          const resigned = registered.get(delegates[index] ?? '');
+          return resigned === undefined ? undefined : { username: `d${index}`, resigned };
+        },
+      },
+    });
+    forger.start();
+    void forger.stop();
+    return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  it('logs how many delegates it forges for and names three, not every key', () => {
+    const secrets = Array.from({ length: 51 }, (_, index) => `delegate ${index}`);
+    const records = startWith(secrets, new Map(secrets.map((secret) => [secret, false])));
+    const started = records.find((record) => record.msg === 'Forger started');
+    expect(started).toMatchObject({ delegates: 51, names: 'd0, d1, d2 and 48 more' });
+    expect(JSON.stringify(started).length).toBeLessThan(400);
+    expect(records.filter((record) => record.level === 40)).toEqual([]);
+  });
+
+  it('warns about secrets of no registered delegate and of resigned ones, once each', () => {
+    const records = startWith(
+      ['registered', 'resigned', 'stranger one', 'stranger two'],
+      new Map([
+        ['registered', false],
+        ['resigned', true],
+      ]),
+    );
+    const warnings = records.filter((record) => record.level === 40);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatchObject({
+      msg: 'Secrets in delegates.json belong to no delegate registered up to this height: they forge nothing',
+      secrets: 2,
+      height: 7,
+    });
+    expect(warnings[0]?.publicKeys).toContain(
+      keysFromPassphrase('stranger one').publicKey.toString('hex'),
+    );
+    expect(warnings[1]).toMatchObject({
+      msg: 'Secrets in delegates.json belong to resigned delegates: they forge nothing',
+      names: 'd1',
+    });
+  });
+});

@@ -1,5 +1,6 @@
 import type { Logger } from '@lni/kernel';
 import type { KeyPair } from '@lni/crypto';
+import type { DelegateRegistry } from '../delegates/delegate-registry.js';
 import type { BlockAssembler } from './block-assembler.js';
 import { decideForging, type ForgingRules } from './forging-decision.js';
 import type { RelayPort, RoundInfo } from './relay-port.js';
@@ -14,9 +15,14 @@ export interface ForgerServiceDeps {
   readonly delegates: readonly KeyPair[];
   readonly rules: ForgingRules;
   readonly assemble: BlockAssembler;
+  /** The ledger's delegates, when it runs in this process: secrets of no delegate are warned of. */
+  readonly registry?: DelegateRegistry;
   readonly logger: Logger;
   readonly now?: () => number;
 }
+
+/** How many delegates a log line names before it says "and N more". */
+const NAMED_IN_LOG = 3;
 
 /** Follows the slots through a relay and forges in the slots of the delegates it holds. */
 export class ForgerService {
@@ -37,11 +43,42 @@ export class ForgerService {
 
   start(): void {
     this.stopped = false;
-    this.deps.logger.info(
-      { delegates: [...this.keysByPublicKey.keys()], relays: this.deps.relays.map((r) => r.name) },
+    const { logger, registry, relays } = this.deps;
+    const publicKeys = [...this.keysByPublicKey.keys()];
+    const name = (publicKey: string) =>
+      registry?.delegate(publicKey)?.username ?? `${publicKey.slice(0, 10)}…`;
+    logger.info(
+      {
+        delegates: publicKeys.length,
+        names: listBriefly(publicKeys.map(name)),
+        relays: relays.map((relay) => relay.name),
+      },
       'Forger started',
     );
+    if (registry) this.warnAboutNonDelegates(registry, publicKeys);
     this.schedule(0);
+  }
+
+  /** Secrets that cannot forge: no delegate registered with them, or one that resigned. */
+  private warnAboutNonDelegates(registry: DelegateRegistry, publicKeys: readonly string[]): void {
+    const unknown = publicKeys.filter((publicKey) => registry.delegate(publicKey) === undefined);
+    const resigned = publicKeys.filter((publicKey) => registry.delegate(publicKey)?.resigned);
+    const height = registry.height();
+    if (unknown.length > 0) {
+      this.deps.logger.warn(
+        { secrets: unknown.length, publicKeys: listBriefly(unknown), height },
+        'Secrets in delegates.json belong to no delegate registered up to this height: they forge nothing',
+      );
+    }
+    if (resigned.length > 0) {
+      this.deps.logger.warn(
+        {
+          secrets: resigned.length,
+          names: listBriefly(resigned.map((key) => registry.delegate(key)?.username ?? key)),
+        },
+        'Secrets in delegates.json belong to resigned delegates: they forge nothing',
+      );
+    }
   }
 
   async stop(): Promise<void> {
@@ -148,4 +185,11 @@ export class ForgerService {
     }
     return undefined;
   }
+}
+
+/** `a, b, c and 48 more`: a list a log line can hold. */
+function listBriefly(items: readonly string[]): string {
+  const named = items.slice(0, NAMED_IN_LOG).join(', ');
+  const more = items.length - NAMED_IN_LOG;
+  return more > 0 ? `${named} and ${more} more` : named;
 }

@@ -3,7 +3,11 @@ import { ConfigError } from '../errors.js';
 import type { Environment, Plugin, RunMode } from '../plugin.js';
 import type { AppConfig } from './app-config.js';
 import { orderByDependencies } from './dependency-order.js';
-import { throwIfProblems, validatePluginOptions } from './plugin-options.js';
+import {
+  throwIfProblems,
+  validatePluginOptions,
+  type EnvironmentOverride,
+} from './plugin-options.js';
 import { resolvePlugin } from './plugin-resolver.js';
 
 /** A plugin ready to register: its object, its validated options and where it came from. */
@@ -11,6 +15,8 @@ export interface PluginInstance {
   readonly plugin: Plugin<object>;
   readonly options: object;
   readonly source: string;
+  /** Options app.json sets that the environment replaces. */
+  readonly overrides: readonly EnvironmentOverride[];
 }
 
 export interface PluginChoice {
@@ -66,7 +72,12 @@ export function planFromPlugins(
   const instances = ordered.map(({ plugin, options = {}, source }) => {
     const result = validatePluginOptions(plugin, options, env, mode);
     problems.push(...result.problems);
-    return { plugin, options: result.options, source: source ?? plugin.name };
+    return {
+      plugin,
+      options: result.options,
+      source: source ?? plugin.name,
+      overrides: result.overrides,
+    };
   });
   throwIfProblems(problems);
   return instances;

@@ -55,8 +55,8 @@ describe('validatePluginOptions', () => {
     );
     expect(problems).toEqual([
       `mode 'relay', plugin 'api', option 'host': "host" must be a string`,
-      `mode 'relay', plugin 'api', option 'port' (set by CORE_API_PORT): "port" must be a number`,
       `mode 'relay', plugin 'api', option 'extra': "extra" is not allowed`,
+      `mode 'relay', plugin 'api', option 'port' (set by CORE_API_PORT): "port" must be a number`,
     ]);
   });
 
@@ -72,5 +72,30 @@ describe('validatePluginOptions', () => {
     const raw = { cors: { enabled: true } };
     validatePluginOptions(api as Plugin<object>, raw, { CORE_API_CORS: 'false' }, 'core');
     expect(raw).toEqual({ cors: { enabled: true } });
+  });
+});
+
+describe('validatePluginOptions with the environment over app.json', () => {
+  it('still validates the app.json value the environment replaces, and says so', () => {
+    const { problems } = validatePluginOptions(
+      api as Plugin<object>,
+      { port: 'abc' },
+      { CORE_API_PORT: '4100' },
+      'core',
+    );
+    expect(problems).toEqual([
+      `mode 'core', plugin 'api', option 'port' (in app.json; CORE_API_PORT overrides it for now): "port" must be a number`,
+    ]);
+  });
+
+  it('lists the options app.json sets that a variable replaces, and only those', () => {
+    const { options, overrides } = validatePluginOptions(
+      api as Plugin<object>,
+      { port: 5000 },
+      { CORE_API_PORT: '4100', CORE_API_CORS: 'false' },
+      'core',
+    );
+    expect(options).toMatchObject({ port: 4100, cors: { enabled: false } });
+    expect(overrides).toEqual([{ option: 'port', variable: 'CORE_API_PORT' }]);
   });
 });

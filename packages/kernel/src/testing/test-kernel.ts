@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Application } from '../application.js';
+import { checkPluginConfig } from '../app/config-check.js';
 import { planFromPlugins, type PluginChoice } from '../app/plan.js';
 import type { LogLevel } from '../logging/logger.js';
 import type { NodePaths } from '../paths.js';
@@ -50,12 +51,11 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     ],
   });
 
+  const network = options.network ?? 'testnet';
   const plugins = planFromPlugins(options.plugins, mode, options.env ?? {});
-  const app = new Application(
-    { mode, network: options.network ?? 'testnet', paths, logger },
-    plugins,
-  );
+  const app = new Application({ mode, network, paths, logger }, plugins);
   try {
+    await checkPluginConfig(plugins, { paths, mode, network });
     await app.start();
   } catch (error) {
     if (ownDirectory) await rm(ownDirectory, { recursive: true, force: true });

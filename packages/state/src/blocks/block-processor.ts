@@ -19,6 +19,9 @@ import type { ForgingSchedule } from './forging-schedule.js';
 import { creditGenerator, debitGenerator } from './generator-credit.js';
 import { applyTransaction, revertTransaction, ruleOf } from './transaction-steps.js';
 
+/** Blocks at most this many slots old are logged at info when applied. */
+const RECENT_SLOTS = 2;
+
 export interface BlockProcessorDeps {
   readonly wallets: WalletRepository;
   readonly milestones: Milestones;
@@ -143,16 +146,22 @@ export class BlockProcessor {
     }
     wallets.release(checkpoint);
     this.#lastBlock = block;
-    this.#deps.logger.info(
-      {
-        height: block.height,
-        id: block.id,
-        transactions: block.numberOfTransactions,
-        ms: Math.round(performance.now() - started),
-      },
+    this.#logApplied(block, Math.round(performance.now() - started));
+    this.#emitApplied(block);
+  }
+
+  /**
+   * A block of the last few slots is news to an operator (info); an older one arrives in a
+   * sync, whose progress is logged at a steady rate instead, so it is logged at debug.
+   */
+  #logApplied(block: FullBlock, ms: number): void {
+    const { milestones } = this.#deps;
+    const ageMs = Date.now() - (Date.parse(milestones.at(1).epoch) + block.timestamp * 1000);
+    const recent = ageMs < RECENT_SLOTS * milestones.at(block.height).blocktime * 1000;
+    this.#deps.logger[recent ? 'info' : 'debug'](
+      { height: block.height, id: block.id, transactions: block.numberOfTransactions, ms },
       'Block applied',
     );
-    this.#emitApplied(block);
   }
 
   #applyTransactions(block: FullBlock): void {

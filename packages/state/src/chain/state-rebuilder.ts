@@ -1,4 +1,4 @@
-import { KernelError, type Logger } from '@lni/kernel';
+import { KernelError, ProgressLog, type Logger } from '@lni/kernel';
 import type { BlockProcessor } from '../blocks/block-processor.js';
 import type { BlockStore, FullBlock } from '../blocks/block-store.js';
 import { voteWeight } from '../dpos/vote-balances.js';
@@ -78,6 +78,14 @@ export class StateRebuilder {
     const { blockStore, blockProcessor, logger } = this.#deps;
     const batch = this.#deps.rebuildBatchSize ?? 1000;
     let transactions = 0;
+    // One line every few seconds, not one per batch: a long chain is thousands of batches.
+    const progress = new ProgressLog({
+      logger,
+      message: 'Rebuilding state',
+      doneMessage: 'Stored blocks replayed',
+      positionField: 'height',
+      unit: 'blocks',
+    });
     let nextRead: Promise<FullBlock[]> = blockStore.blocksInRange(1, Math.min(batch, lastHeight));
     for (let from = 1; from <= lastHeight; from += batch) {
       const blocks = await nextRead;
@@ -98,17 +106,9 @@ export class StateRebuilder {
         }
         transactions += block.numberOfTransactions;
       }
-      const height = blocks[blocks.length - 1]?.height ?? from;
-      logger.info(
-        {
-          height,
-          of: lastHeight,
-          percent: Math.floor((100 * height) / lastHeight),
-          transactions,
-        },
-        'Rebuilding state',
-      );
+      progress.update(blocks[blocks.length - 1]?.height ?? from, lastHeight);
     }
+    progress.finish();
     return transactions;
   }
 

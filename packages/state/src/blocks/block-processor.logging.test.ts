@@ -1,0 +1,66 @@
+import { createLogger } from '@lni/kernel';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { WalletRepository } from '../wallets/wallet-repository.js';
+import type { BlockStore, FullBlock } from './block-store.js';
+import { BlockProcessor } from './block-processor.js';
+import { BLOCKTIME, nextBlock, PUB_KEY_HASH, testNetwork } from './__fixtures__/test-chain.js';
+
+/** Only what the processor calls while applying blocks in order. */
+function memoryStore(): BlockStore {
+  const blocks: FullBlock[] = [];
+  const store = {
+    lastBlock: async () => blocks.at(-1),
+    blockById: async (id: string) => blocks.find((block) => block.id === id),
+    blocksInRange: async (from: number, to: number) =>
+      blocks.filter((block) => block.height >= from && block.height <= to),
+    save: async (block: FullBlock) => {
+      blocks.push(block);
+    },
+    deleteAbove: async (height: number) => {
+      blocks.splice(height);
+    },
+    lastForgedBy: async () => undefined,
+    transactionById: async () => undefined,
+  };
+  return store;
+}
+
+describe('BlockProcessor logging', () => {
+  it('logs blocks of the last slots at info and older ones, as a sync applies them, at debug', async () => {
+    const network = testNetwork();
+    const lines: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const processor = new BlockProcessor({
+      wallets: new WalletRepository(),
+      milestones: network.milestones,
+      network: { pubKeyHash: PUB_KEY_HASH },
+      forgingSchedule: network.schedule,
+      blockStore: memoryStore(),
+      logger: createLogger({ level: 'trace', out, pretty: false }),
+    });
+    const epochMs = Date.parse(network.milestones.at(1).epoch);
+    const currentSlot = Math.floor((Date.now() - epochMs) / 1000 / BLOCKTIME) * BLOCKTIME;
+
+    await processor.process(network.genesis);
+    const old = nextBlock(network, network.genesis, []);
+    await processor.process(old);
+    await processor.process(nextBlock(network, old, [], { timestamp: currentSlot }));
+
+    const applied = lines
+      .map((line) => JSON.parse(line) as { msg: string; level: number; height: number })
+      .filter((record) => record.msg === 'Block applied')
+      .map((record) => [record.height, record.level]);
+    const [debug, info] = [20, 30];
+    expect(applied).toEqual([
+      [1, debug],
+      [2, debug],
+      [3, info],
+    ]);
+  });
+});
