@@ -42,6 +42,29 @@ export function holdsNetworkFiles(configDir: string): boolean {
  * generated, or an ARK 3.0 network's files copied in): it names the node's network in logs and
  * its default data directory.
  */
+/**
+ * Whether `network` is one this distribution ships and `configDir` holds that network, not
+ * another of the same name (ARK's own testnet is called `testnet` too): its crypto files are
+ * missing or carry the shipped nethash. Only then are the shipped defaults published there.
+ */
+export function isShippedNetworkIn(network: string, configDir: string): boolean {
+  if (!knownNetworks().includes(network)) return false;
+  const present = nethashIn(configDir);
+  return present === undefined || present === nethashIn(join(networksDirectory, network));
+}
+
+function nethashIn(configDir: string): string | undefined {
+  const file = join(configDir, 'crypto', 'network.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    const { nethash } = JSON.parse(readFileSync(file, 'utf8')) as { nethash?: unknown };
+    return typeof nethash === 'string' ? nethash : '';
+  } catch {
+    // Unreadable: not the shipped file; the state plugin reports it when it loads it.
+    return '';
+  }
+}
+
 export function networkNameIn(configDir: string): string | undefined {
   const file = join(configDir, 'crypto', 'network.json');
   if (!existsSync(file)) return undefined;

@@ -28,7 +28,6 @@ export * from './server/p2p-server.js';
 export * from './server/public-handlers.js';
 export * from './sync/block-sync.js';
 export * from './sync/sync-plan.js';
-export * from './sync/sync-progress.js';
 export * from './transport/route-error.js';
 export * from './transport/server-connection.js';
 export * from './transport/socket-server.js';

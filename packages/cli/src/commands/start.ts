@@ -22,6 +22,7 @@ import {
   DEFAULT_NETWORK,
   defaultAppFile,
   holdsNetworkFiles,
+  isShippedNetworkIn,
   knownNetworks,
   networkNameIn,
   repositoryRoot,
@@ -114,7 +115,7 @@ async function start(flags: StartFlags): Promise<number> {
  */
 async function firstRun(network: string, configDir: string): Promise<void> {
   ensureWritableDirectory(configDir, 'config directory');
-  if (knownNetworks().includes(network)) {
+  if (isShippedNetworkIn(network, configDir)) {
     const published = await publishConfig({ network, configDir });
     process.stdout.write(
       `First run: published the default configuration of ${network} into ${configDir} (${published.written.join(', ')})\n`,

@@ -1,4 +1,4 @@
-import type { Logger } from '@lni/kernel';
+import { ProgressLog, type Logger } from '@lni/kernel';
 import type { BlockHeader, ChainPort } from '../chain-port.js';
 import type { PeerClient } from '../peers/peer-client.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
@@ -6,7 +6,6 @@ import type { PeerRepository } from '../peers/peer-repository.js';
 import { MAX_BLOCKS_PER_REPLY } from '../wire/codecs.js';
 import { findHighestCommonBlock } from './common-block-search.js';
 import type { WireBlock } from '../wire/messages.js';
-import { SyncProgress } from './sync-progress.js';
 import { chooseSyncPlan, onOurChain, type PeerOnChain } from './sync-plan.js';
 
 export interface BlockSyncDeps {
@@ -156,7 +155,18 @@ export class BlockSync {
     const { chain, batchSize, parallelDownloads } = this.deps;
     const size = Math.min(batchSize, MAX_BLOCKS_PER_REPLY);
     const target = Math.max(...sources.map((peer) => peer.height));
-    const progress = new SyncProgress(this.deps.logger, chain.status().height, target);
+    // A catch-up is told at a steady rate; following the network block by block is not.
+    const catchingUp = target - chain.status().height >= CATCH_UP_BLOCKS;
+    const progress = catchingUp
+      ? new ProgressLog({
+          logger: this.deps.logger,
+          message: 'Syncing blocks',
+          doneMessage: 'Blocks synced',
+          positionField: 'height',
+          unit: 'blocks',
+          intervalMs: 10_000,
+        })
+      : undefined;
     const inFlight = new Map<number, Promise<Batch>>();
     let nextToRequest = chain.status().height + 1;
     let turn = 0;
@@ -185,7 +195,7 @@ export class BlockSync {
         const stopped = await this.apply(batch);
         if (stopped) return stopped;
         height += batch.blocks.length;
-        progress.reached(height - 1);
+        progress?.update(height - 1, target);
         if (batch.blocks.length < batch.limit) {
           // Fewer than asked: the peer has no more, or it capped its answer in bytes (full
           // blocks). Ask peers that have them for the rest of this batch's range.
@@ -203,7 +213,7 @@ export class BlockSync {
         }
       }
     } finally {
-      progress.done(chain.status().height);
+      progress?.finish();
       await Promise.allSettled(inFlight.values());
     }
   }
@@ -256,6 +266,9 @@ export class BlockSync {
     return undefined;
   }
 }
+
+/** Blocks behind from which a sync run reports its progress at info. */
+const CATCH_UP_BLOCKS = 10;
 
 interface Batch {
   readonly source: PeerClient;
