@@ -51,7 +51,6 @@ const status: StatusReply = {
 
 // ARK's reply schemas (AJV with its crypto keywords), as ARK checks every reply it receives.
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const arkReplySchemas: Record<string, object> =
   require('@arkecosystem/core-p2p/dist/schemas.js').replySchemas;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
