@@ -123,5 +123,62 @@ describe.skipIf(skipReason !== undefined)(
         'the recipient credited on LNI',
       );
     });
+
+    it("holds the same wallets as ARK: balances, nonces, votes and delegates' figures", async () => {
+      /** Every wallet of a node's API, as the fields both implementations show. */
+      const wallets = async (node: InteropNode) => {
+        const all = new Map<string, unknown>();
+        for (let page = 1; ; page++) {
+          const answer = await node.api.get(`/wallets?limit=100&page=${page}`);
+          for (const wallet of answer.data as ComparableWallet[]) {
+            const delegate = wallet.attributes?.delegate;
+            all.set(wallet.address, {
+              balance: wallet.balance,
+              nonce: wallet.nonce,
+              vote: wallet.attributes?.vote,
+              delegate: delegate && {
+                username: delegate.username,
+                voteBalance: delegate.voteBalance,
+                producedBlocks: delegate.producedBlocks,
+                forgedFees: delegate.forgedFees,
+                forgedRewards: delegate.forgedRewards,
+              },
+            });
+          }
+          if ((answer.data as unknown[]).length < 100) return all;
+          await new Promise((resolve) => setTimeout(resolve, 500)); // ARK's API rate limit
+        }
+      };
+      // Rewards move wallets every block: compare a view both read at one height.
+      const same = await eventually(
+        async () => {
+          const height = await ark.api.height();
+          await lni.api.reach(height, 30_000);
+          const [onArk, onLni] = [await wallets(ark), await wallets(lni)];
+          const still = (await ark.api.height()) === height && (await lni.api.height()) === height;
+          return still ? { onArk, onLni } : undefined;
+        },
+        120_000,
+        'both nodes read at one height',
+      );
+      expect(same.onLni.size).toBeGreaterThan(50);
+      expect(Object.fromEntries(same.onLni)).toEqual(Object.fromEntries(same.onArk));
+    });
   },
 );
+
+interface ComparableWallet {
+  readonly address: string;
+  readonly balance: string;
+  readonly nonce: string;
+  readonly attributes?: {
+    readonly vote?: string;
+    readonly delegate?: {
+      readonly username: string;
+      readonly voteBalance: string;
+      readonly producedBlocks: number;
+      readonly forgedFees: string;
+      readonly forgedRewards: string;
+    };
+  };
+}
