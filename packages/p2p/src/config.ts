@@ -89,6 +89,23 @@ export interface P2POptions {
 const LOOPBACK = ['127.0.0.0/8', '::1'];
 const ipList = Joi.array().items(Joi.string().ip({ cidr: 'optional' }));
 
+/**
+ * An IP list that an environment variable may also give, comma-separated: a forger in another
+ * container or host is allowed in by CORE_P2P_REMOTE_ACCESS without editing app.json.
+ */
+const ipListOrText = Joi.alternatives().try(
+  ipList,
+  Joi.string().custom((value: string, helpers) => {
+    const list = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    const { error, value: ips } = ipList.min(1).validate(list);
+    if (error) return helpers.message({ custom: `{{#label}}: ${error.message}` });
+    return ips as string[];
+  }),
+);
+
 const rateLimit = ({ points, durationSeconds }: RateLimit) =>
   Joi.object({
     points: Joi.number().integer().min(1).default(points),
@@ -113,7 +130,7 @@ export const p2pConfigSchema = Joi.object<P2POptions>({
   verifyTimeoutMs: Joi.number().integer().min(100).default(60_000),
   maxSequentialErrors: Joi.number().integer().min(1).default(3),
   maxTransactionsPerRequest: Joi.number().integer().min(1).max(1000).default(40),
-  remoteAccess: ipList.default(['127.0.0.1', '::1']),
+  remoteAccess: ipListOrText.default(['127.0.0.1', '::1']),
   redial: Joi.object({
     minSeconds: Joi.number().min(0.1).default(10),
     maxSeconds: Joi.number().min(0.1).default(300),
@@ -168,4 +185,6 @@ export const p2pEnvironment = {
   CORE_P2P_HOST: 'host',
   CORE_P2P_PORT: 'port',
   CORE_P2P_MIN_NETWORK_REACH: 'minimumNetworkReach',
+  /** LNI's own: IPs or CIDR ranges, comma-separated, allowed on the internal forger routes. */
+  CORE_P2P_REMOTE_ACCESS: 'remoteAccess',
 } as const;

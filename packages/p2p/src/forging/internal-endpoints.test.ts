@@ -115,6 +115,36 @@ describe('internal routes for forgers, in ARK Core 3.x shapes', () => {
     }
   });
 
+  it('take remoteAccess from CORE_P2P_REMOTE_ACCESS (comma-separated), in place of app.json', async () => {
+    const chain = new MemoryChain({ height: 3 });
+    // app.json allows loopback; the variable names other addresses only: loopback is refused.
+    const elsewhere = await node({
+      chain,
+      forging: forgingOf(chain, []),
+      options: { remoteAccess: ['127.0.0.1'] },
+      env: { CORE_P2P_REMOTE_ACCESS: '192.0.2.7, 10.0.0.0/8' },
+    });
+    const refused = await ask(elsewhere, 'getCurrentRound').catch((caught: unknown) => caught);
+    expect((refused as PeerResponseError).kind).toBe('disconnected');
+    // app.json names another address; the variable adds loopback's range: loopback is served.
+    const here = await node({
+      chain,
+      forging: forgingOf(chain, []),
+      options: { remoteAccess: ['192.0.2.7'] },
+      env: { CORE_P2P_REMOTE_ACCESS: '192.0.2.7,127.0.0.0/8' },
+    });
+    expect(await ask(here, 'getCurrentRound')).toMatchObject({ current: 3, canForge: true });
+  });
+
+  it('stop start-up on a CORE_P2P_REMOTE_ACCESS entry that is no IP, naming the variable', async () => {
+    const failure = await node({ env: { CORE_P2P_REMOTE_ACCESS: '10.0.0.0/8,relay' } }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(/remoteAccess.*CORE_P2P_REMOTE_ACCESS/);
+    expect((failure as Error).message).toMatch(/valid ip address/i);
+  });
+
   it('report the network state as ARK does: quorum details and the blocks above ours', async () => {
     const base = new MemoryChain({ height: 10 });
     const level = await node({ chain: new MemoryChain({ base, height: 10 }) });
