@@ -19,6 +19,7 @@ P2P_NEW_CONN="${P2P_NEW_CONN:-4}"
 P2P_NEW_CONN_INTERVAL="${P2P_NEW_CONN_INTERVAL:-30}"
 P2P_CHAIN="${P2P_CHAIN:-LNI-P2P}"
 P2P_USER="${P2P_USER:-${SUDO_USER:-}}"
+P2P_DOCKER="${P2P_DOCKER:-0}"
 SYSTEMD_DIR="${SYSTEMD_DIR:-$DEFAULT_SYSTEMD_DIR}"
 SUDOERS_DIR="${SUDOERS_DIR:-/etc/sudoers.d}"
 SBIN_DIR="${SBIN_DIR:-/usr/local/sbin}"
@@ -26,6 +27,10 @@ IPTABLES="${IPTABLES:-iptables}"
 IP6TABLES="${IP6TABLES:-ip6tables}"
 P2P_FIREWALL_LOCK="${P2P_FIREWALL_LOCK:-/run/lni-p2p-firewall.lock}"
 FAMILIES=()
+# The built-in chains that may jump to the limits: INPUT for a node on this host, Docker's
+# DOCKER-USER for a node in a container whose port is published here.
+readonly HOOKS=(INPUT DOCKER-USER)
+HOOK=INPUT
 
 usage() {
   cat <<EOF
@@ -35,6 +40,10 @@ Limits TCP connections to the LNI P2P port with iptables (and ip6tables when pre
 at most P2P_GLOBAL_CONN simultaneous connections per source IP address, and at most
 P2P_NEW_CONN new connections per P2P_NEW_CONN_INTERVAL seconds from all sources together.
 Connections over a limit are refused with a TCP reset. Loopback traffic is not limited.
+With --docker the node runs in a Docker container and the port is the one Docker publishes
+on this host: the limits then sit in Docker's DOCKER-USER chain, which sees the connections
+Docker forwards to the container (connections from this host itself reach the container
+through Docker's proxy on loopback and are not limited).
 
 Commands:
   start           install the limits (idempotent: running it again changes nothing)
@@ -55,6 +64,8 @@ Options (each also read from the environment variable in brackets, then the defa
   --chain NAME             iptables chain holding the rules [P2P_CHAIN, LNI-P2P]
   --user NAME              install-boot: the node's user allowed to run the installed
                            script through sudo without a password [P2P_USER, SUDO_USER]
+  --docker                 limit the port Docker publishes for a containerised node, in
+                           the DOCKER-USER chain [P2P_DOCKER=1; 0: the INPUT chain]
 
 Environment only: SYSTEMD_DIR ($DEFAULT_SYSTEMD_DIR), SUDOERS_DIR (/etc/sudoers.d),
 SBIN_DIR (/usr/local/sbin), IPTABLES (iptables), IP6TABLES (ip6tables),
@@ -104,6 +115,9 @@ validate_settings() {
   P2P_GLOBAL_CONN=$((10#$P2P_GLOBAL_CONN))
   P2P_NEW_CONN=$((10#$P2P_NEW_CONN))
   P2P_NEW_CONN_INTERVAL=$((10#$P2P_NEW_CONN_INTERVAL))
+  [[ "$P2P_DOCKER" == 0 || "$P2P_DOCKER" == 1 ]] ||
+    usage_error "P2P_DOCKER must be 0 or 1, got '$P2P_DOCKER'"
+  if [[ "$P2P_DOCKER" == 1 ]]; then HOOK=DOCKER-USER; fi
   # The chain name is also the xt_recent list name; iptables allows 28 characters.
   if [[ ! "$P2P_CHAIN" =~ ^[A-Za-z0-9_-]{1,28}$ ]]; then
     usage_error "P2P_CHAIN must be 1-28 characters of A-Z a-z 0-9 _ -, got '$P2P_CHAIN'"
@@ -133,11 +147,39 @@ tool_of() {
 
 chain_exists() { "$1" -w 10 -S "$P2P_CHAIN" >/dev/null 2>&1; }
 
-# Prints the INPUT rules that jump to the chain; grep finding none is not an error.
+# Prints the rules of INPUT and DOCKER-USER that jump to the chain, whichever mode put them
+# there; grep finding none is not an error.
 jump_rules() {
-  local rules
-  rules="$("$1" -w 10 -S INPUT)"
-  grep -E -- " -j ${P2P_CHAIN}\$" <<<"$rules" || true
+  local tool="$1" hook rules
+  for hook in "${HOOKS[@]}"; do
+    rules="$("$tool" -w 10 -S "$hook" 2>/dev/null)" || continue
+    grep -E -- " -j ${P2P_CHAIN}\$" <<<"$rules" || true
+  done
+}
+
+# The jump of this mode: on the host, packets to the port; with Docker, packets of connections
+# first addressed to the published port, which Docker's DNAT has already rewritten.
+want_jump() {
+  if [[ "$HOOK" == DOCKER-USER ]]; then
+    echo "-A DOCKER-USER -p tcp -m conntrack --ctorigdstport $P2P_PORT --ctdir ORIGINAL -j $P2P_CHAIN"
+  else
+    echo "-A INPUT -p tcp -m tcp --dport $P2P_PORT -j $P2P_CHAIN"
+  fi
+}
+
+# Docker creates DOCKER-USER at start and keeps a chain it finds, so the IPv4 limits may be
+# installed before dockerd starts (at boot) as well as after. Docker filters IPv6 only when
+# its ip6tables support is on, which the presence of its chain tells.
+docker_families() {
+  local family kept=()
+  for family in "${FAMILIES[@]}"; do
+    if [[ "$family" == 6 ]] && ! "$IP6TABLES" -w 10 -S DOCKER-USER >/dev/null 2>&1; then
+      log "IPv6: skipped, $IP6TABLES has no DOCKER-USER chain (Docker does not filter IPv6)"
+      continue
+    fi
+    kept+=("$family")
+  done
+  FAMILIES=("${kept[@]}")
 }
 
 delete_rule() {
@@ -173,16 +215,21 @@ COMMIT
 RULES
 }
 
-# Puts the jump for the configured port at the top of INPUT, so no earlier ACCEPT bypasses
-# the limits, and removes jumps left by an earlier start with another port. Presence is read
-# from -S output rather than asked with -C, which ip6tables-legacy 1.8.9 answers wrongly
-# (it ignores the port).
+# Puts the jump for the configured port at the top of the mode's chain (INPUT or
+# DOCKER-USER), so no earlier ACCEPT bypasses the limits, and removes jumps left by an earlier
+# start with another port or mode. Presence is read from -S output rather than asked with -C,
+# which ip6tables-legacy 1.8.9 answers wrongly (it ignores the port).
 apply_jump() {
-  local tool="$1" line jumps kept=0
-  local want="-A INPUT -p tcp -m tcp --dport $P2P_PORT -j $P2P_CHAIN"
+  local tool="$1" line jumps kept=0 want
+  want="$(want_jump)"
   jumps="$(jump_rules "$tool")"
   if ! grep -qxF -- "$want" <<<"$jumps"; then
-    "$tool" -w 10 -I INPUT 1 -p tcp --dport "$P2P_PORT" -j "$P2P_CHAIN"
+    if [[ "$HOOK" == DOCKER-USER ]]; then
+      "$tool" -w 10 -I DOCKER-USER 1 -p tcp -m conntrack --ctorigdstport "$P2P_PORT" \
+        --ctdir ORIGINAL -j "$P2P_CHAIN"
+    else
+      "$tool" -w 10 -I INPUT 1 -p tcp --dport "$P2P_PORT" -j "$P2P_CHAIN"
+    fi
     jumps="$(jump_rules "$tool")"
   fi
   while IFS= read -r line; do
@@ -194,7 +241,7 @@ apply_jump() {
   done <<<"$jumps"
   jumps="$(jump_rules "$tool")"
   [[ "$jumps" == "$want" ]] ||
-    die "$tool: expected the single INPUT rule '$want', found: ${jumps:-none}"
+    die "$tool: expected the single $HOOK rule '$want', found: ${jumps:-none}"
 }
 
 # Serialises start/stop runs; iptables' own lock covers single commands only.
@@ -207,12 +254,16 @@ take_lock() {
 
 cmd_start() {
   local family tool
+  if [[ "$HOOK" == DOCKER-USER ]] && ! "$IPTABLES" -w 10 -S DOCKER-USER >/dev/null 2>&1; then
+    "$IPTABLES" -w 10 -N DOCKER-USER
+  fi
   for family in "${FAMILIES[@]}"; do
     tool="$(tool_of "$family")"
     apply_chain "$family"
     apply_jump "$tool"
     log "$tool: port $P2P_PORT limited to $P2P_GLOBAL_CONN connections per IP and" \
-      "$P2P_NEW_CONN new connections per ${P2P_NEW_CONN_INTERVAL}s (chain $P2P_CHAIN)"
+      "$P2P_NEW_CONN new connections per ${P2P_NEW_CONN_INTERVAL}s (chain $P2P_CHAIN," \
+      "from $HOOK)"
   done
 }
 
@@ -256,9 +307,11 @@ cmd_status() {
 # The command line the unit and sudoers run, with the settings in effect now made explicit,
 # because neither systemd nor sudo passes the caller's environment on.
 boot_command() {
+  local docker=""
+  if [[ "$HOOK" == DOCKER-USER ]]; then docker="--docker "; fi
   echo "$SBIN_DIR/$INSTALLED_NAME --port $P2P_PORT --global-conn $P2P_GLOBAL_CONN" \
     "--new-conn $P2P_NEW_CONN --new-conn-interval $P2P_NEW_CONN_INTERVAL" \
-    "--chain $P2P_CHAIN $1"
+    "--chain $P2P_CHAIN $docker$1"
 }
 
 write_unit() {
@@ -270,7 +323,7 @@ write_unit() {
 Description=LNI P2P connection limits (iptables)
 DefaultDependencies=no
 Wants=network-pre.target
-Before=network-pre.target shutdown.target
+Before=network-pre.target docker.service shutdown.target
 After=local-fs.target systemd-modules-load.service
 Conflicts=shutdown.target
 
@@ -409,6 +462,7 @@ main() {
         P2P_USER="$2"
         shift
         ;;
+      --docker) P2P_DOCKER=1 ;;
       -h | --help | help)
         usage
         exit 0
@@ -434,6 +488,10 @@ main() {
       take_lock
       ;;
     status) detect_families ;;
+    *) ;;
+  esac
+  case "$command" in
+    start | restart | status) if [[ "$HOOK" == DOCKER-USER ]]; then docker_families; fi ;;
     *) ;;
   esac
   case "$command" in

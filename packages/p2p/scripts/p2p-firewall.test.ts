@@ -378,6 +378,57 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     expect(active.stdout).toContain('#conn src/32 > 10');
   });
 
+  it('--docker limits the connections Docker forwards from the published port, and only those', async () => {
+    // Docker's part, played here: the published port 14000 rewritten to the node's port, and
+    // DOCKER-USER consulted for it (Docker jumps from FORWARD; the node here is local, so INPUT).
+    const published = 14000;
+    const dnat = (action: '-A' | '-D') =>
+      inServer(
+        'iptables',
+        '-t',
+        'nat',
+        action,
+        'PREROUTING',
+        '-p',
+        'tcp',
+        '--dport',
+        String(published),
+        '-j',
+        'DNAT',
+        '--to-destination',
+        `${server.v4}:${PORT}`,
+      );
+    await dnat('-A');
+    await inServer('iptables', '-N', 'DOCKER-USER');
+    await inServer('iptables', '-I', 'INPUT', '1', '-j', 'DOCKER-USER');
+    const docker = (command: string, ...options: string[]) =>
+      firewall(['--docker', '--port', String(published), ...options, command]);
+    try {
+      expect((await firewall(['stop'])).code).toBe(0);
+      const started = await docker('start', '--global-conn', '2');
+      expect(started.code).toBe(0);
+      expect(started.stderr).toContain('IPv6: skipped, ip6tables has no DOCKER-USER chain');
+      expect(await inServer('iptables', '-S', 'INPUT')).not.toContain('LNI-P2P');
+      expect((await docker('status')).code).toBe(0);
+
+      expect(await c1.open(server.v4, 3, published)).toEqual(['ok', 'ok', 'ECONNREFUSED']);
+      // The node's own port, reached without Docker's rewrite, is not the published one.
+      expect(await c2.open(server.v4, 3)).toEqual(times(3, 'ok'));
+
+      expect((await docker('stop')).code).toBe(0);
+      expect((await docker('status')).code).toBe(3);
+      await c1.close();
+      expect(await c1.open(server.v4, 3, published)).toEqual(times(3, 'ok'));
+      // Docker's chain stays: Docker made it (here, the test did).
+      expect(await inServer('iptables', '-S', 'DOCKER-USER')).toBe('-N DOCKER-USER\n');
+    } finally {
+      await inServer('iptables', '-D', 'INPUT', '-j', 'DOCKER-USER');
+      await inServer('iptables', '-X', 'DOCKER-USER');
+      await dnat('-D');
+    }
+    expect(await rules()).toBe(pristine);
+  });
+
   describe('install-boot', () => {
     let dirs: { SYSTEMD_DIR: string; SUDOERS_DIR: string; SBIN_DIR: string };
 
