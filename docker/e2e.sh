@@ -314,14 +314,15 @@ check_running_node() {
   ((uid != 0)) || fail "the relay runs as root"
 }
 
-# `stop` sends SIGTERM; exit code 0 (not 137, a kill at the timeout) is a clean stop. The
-# forger first, as compose stops them, each timed against compose's 30 s stop_grace_period.
+# `docker stop` sends SIGTERM; exit code 0 (not 137, a kill at the timeout) is a clean stop.
+# The forger first, as compose stops them, each timed against compose's 30 s grace period.
 stop_cleanly() {
-  local service code start
+  local service id code start
   for service in forger relay; do
+    id="$(container "$service")"
     start=$SECONDS
-    compose stop "$service" >/dev/null 2>&1
-    code="$("$DOCKER" inspect --format '{{.State.ExitCode}}' "$(container "$service")")"
+    "$DOCKER" stop -t 30 "$id" >/dev/null
+    code="$("$DOCKER" inspect --format '{{.State.ExitCode}}' "$id")"
     [[ "$code" == 0 ]] || fail "$service exited with $code on SIGTERM"
     TIMINGS+=("$(printf '%-44s %4ss' "$service stopped by SIGTERM, exit code 0" $((SECONDS - start)))")
   done
