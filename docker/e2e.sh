@@ -36,6 +36,7 @@ COMPOSE=()
 STARTED_DOCKERD_PID=""
 IP_FORWARD_BEFORE=""
 FORWARD_POLICY_BEFORE=""
+DOCKER_HOST_STATE_BEFORE=1
 NETNS_MADE=0
 FIREWALL_STARTED=0
 COMPOSE_UP=0
@@ -84,6 +85,9 @@ ensure_daemon() {
   # dockerd turns forwarding on and the FORWARD policy to DROP; both are put back at the end.
   IP_FORWARD_BEFORE="$(cat /proc/sys/net/ipv4/ip_forward)"
   FORWARD_POLICY_BEFORE="$(iptables -S FORWARD 2>/dev/null | sed -n 's/^-P FORWARD //p')"
+  if ! iptables -S DOCKER-USER >/dev/null 2>&1 && ! ip link show docker0 >/dev/null 2>&1; then
+    DOCKER_HOST_STATE_BEFORE=0
+  fi
   dockerd >"$WORK/dockerd.log" 2>&1 &
   STARTED_DOCKERD_PID=$!
   for _ in $(seq 1 60); do
@@ -405,6 +409,27 @@ firewall_applies() {
   log "p2p-firewall.sh --docker: per-IP and new-connection limits refuse on the published port"
 }
 
+# dockerd leaves its bridge and iptables rules behind when it stops (it makes them again at its
+# next start); a dockerd this script started on a host without them takes them away again.
+undo_dockerd_host_state() {
+  local table rule chain words
+  for table in filter nat; do
+    while IFS= read -r rule; do
+      read -ra words <<<"$rule"
+      words[0]=-D
+      iptables -w 10 -t "$table" "${words[@]}"
+    done < <(iptables -w 10 -t "$table" -S |
+      grep -E -- '^-A (FORWARD|PREROUTING|OUTPUT|POSTROUTING) .*(-j DOCKER|docker0)' || true)
+    for chain in $(iptables -w 10 -t "$table" -S | sed -n 's/^-N \(DOCKER[A-Z0-9-]*\)$/\1/p'); do
+      iptables -w 10 -t "$table" -F "$chain"
+    done
+    for chain in $(iptables -w 10 -t "$table" -S | sed -n 's/^-N \(DOCKER[A-Z0-9-]*\)$/\1/p'); do
+      iptables -w 10 -t "$table" -X "$chain"
+    done
+  done
+  ip link del docker0 2>/dev/null || true
+}
+
 cleanup() {
   local code=$?
   set +e
@@ -426,6 +451,9 @@ cleanup() {
     for _ in $(seq 1 40); do kill -0 "$STARTED_DOCKERD_PID" 2>/dev/null || break; sleep 0.5; done
     [[ -z "$IP_FORWARD_BEFORE" ]] || echo "$IP_FORWARD_BEFORE" >/proc/sys/net/ipv4/ip_forward
     [[ -z "$FORWARD_POLICY_BEFORE" ]] || iptables -P FORWARD "$FORWARD_POLICY_BEFORE"
+    if ((DOCKER_HOST_STATE_BEFORE == 0)) && ! kill -0 "$STARTED_DOCKERD_PID" 2>/dev/null; then
+      undo_dockerd_host_state
+    fi
   fi
   if ((code == 0)); then
     rm -rf "$WORK"
