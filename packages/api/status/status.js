@@ -32,7 +32,11 @@
       width: 520,
       height: 180,
       scales: { x: { time: false } },
-      axes: [{ label: 'height' }, {}],
+      // Heights are whole numbers: no ticks between them.
+      axes: [
+        { label: 'height', incrs: [1, 2, 5, 10, 20, 50, 100] },
+        { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500] },
+      ],
       series: [{ label: 'height' }, { label, stroke, width: 2 }],
       legend: { show: false },
     });
@@ -52,6 +56,8 @@
     const heights = [];
     const times = [];
     for (let i = 1; i < blocks.length; i++) {
+      // The genesis block is dated at the network's epoch, not forged in a slot.
+      if (blocks[i - 1].height === 1) continue;
       heights.push(blocks[i].height);
       times.push(blocks[i].timestamp.epoch - blocks[i - 1].timestamp.epoch);
     }
