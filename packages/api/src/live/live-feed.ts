@@ -94,6 +94,8 @@ export class LiveFeed {
       this.#publish('/events/block.reverted', () => messages.block(block));
     });
     this.#on('transaction.applied', ({ transaction, block }) => {
+      // A sync applies thousands per second: with no subscriber at all, not even the addresses.
+      if (this.#subscribers.size === 0) return;
       let message: unknown;
       const build = () => (message ??= messages.confirmed(transaction, block));
       this.#publish('/events/transaction.applied', build);
