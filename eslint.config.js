@@ -30,6 +30,7 @@ export default tseslint.config(
         fetch: 'readonly',
         location: 'readonly',
         setInterval: 'readonly',
+        setTimeout: 'readonly',
         nes: 'readonly',
         uPlot: 'readonly',
       },

@@ -137,6 +137,20 @@
     drawRound();
   }
 
+  /**
+   * At most one refresh every two seconds, however busy the pool: the page's requests count
+   * against the API's per-IP limit like any client's.
+   */
+  let refreshing;
+  function refreshSoon() {
+    refreshing ??= new Promise((resolve) => setTimeout(resolve, 2_000))
+      .then(refreshFigures)
+      .catch(() => undefined)
+      .finally(() => {
+        refreshing = undefined;
+      });
+  }
+
   async function refreshFigures() {
     const [syncing, pool, peers] = await Promise.allSettled([
       get('/node/syncing'),
@@ -164,7 +178,13 @@
     const client = new nes.Client(
       `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}`,
     );
-    client.onConnect = () => setLive('live', 'live');
+    let connected = false;
+    client.onConnect = () => {
+      setLive('live', 'live');
+      // After a reconnect, fill in the blocks that arrived while the page was away.
+      if (connected) void loadRecent().catch(() => undefined);
+      connected = true;
+    };
     client.onDisconnect = (willReconnect) =>
       setLive('offline', willReconnect ? 'reconnecting…' : 'offline');
     await client.connect();
@@ -172,7 +192,7 @@
       showBlock(block, true);
       state.forged.add(block.generator.publicKey);
       void loadRound(block.height).catch(() => undefined);
-      void refreshFigures().catch(() => undefined);
+      refreshSoon();
     });
     await client.subscribe('/events/block.reverted', (block) => {
       state.blocks = state.blocks.filter((known) => known.id !== block.id);
@@ -189,8 +209,13 @@
       // The next block begins the round; loadRound picks it up then.
     });
     for (const path of ['/events/transaction.pool.added', '/events/transaction.pool.removed']) {
-      await client.subscribe(path, () => void refreshFigures().catch(() => undefined));
+      await client.subscribe(path, refreshSoon);
     }
+  }
+
+  async function loadRecent() {
+    const recent = await get(`/blocks?limit=${RECENT}`);
+    for (const block of recent.data.reverse()) showBlock(block, false);
   }
 
   async function start() {
@@ -200,11 +225,12 @@
     } catch {
       // The default of ARK's networks.
     }
-    const recent = await get(`/blocks?limit=${RECENT}`);
-    for (const block of recent.data.reverse()) showBlock(block, false);
+    // Subscribed first, so that no block falls between the list read and the subscription
+    // (one arriving twice is shown once).
+    await subscribe().catch(() => setLive('offline', 'subscriptions unavailable'));
+    await loadRecent();
     await refreshFigures().catch(() => undefined);
     if (state.blocks[0]) await loadRound(state.blocks[0].height).catch(() => undefined);
-    await subscribe().catch(() => setLive('offline', 'subscriptions unavailable'));
     setInterval(() => void refreshFigures().catch(() => undefined), 10_000);
   }
 

@@ -154,11 +154,4 @@ export class LiveFeed {
       socket.publish(path, message).catch(() => undefined);
     }
   }
-
-  /** Subscriptions held now, all paths together (for the status page and tests). */
-  get subscriptionCount(): number {
-    let count = 0;
-    for (const sockets of this.#subscribers.values()) count += sockets.size;
-    return count;
-  }
 }
