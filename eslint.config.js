@@ -20,4 +20,20 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  {
+    // The API's status page: a plain script for browsers, with nes' client and uPlot as globals.
+    files: ['packages/api/status/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        document: 'readonly',
+        fetch: 'readonly',
+        location: 'readonly',
+        setInterval: 'readonly',
+        setTimeout: 'readonly',
+        nes: 'readonly',
+        uPlot: 'readonly',
+      },
+    },
+  },
 );

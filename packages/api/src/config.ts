@@ -17,6 +17,17 @@ export interface ApiOptions {
     readonly enabled: boolean;
     readonly maxMegabytes: number;
   };
+  /** Live subscriptions over @hapi/nes on the same port (`src/live/`). */
+  readonly subscriptions: {
+    readonly enabled: boolean;
+    /** Open websocket connections per IP (IPs of `rateLimit.whitelist` are not limited). */
+    readonly maxConnectionsPerIp: number;
+    readonly maxSubscriptionsPerConnection: number;
+    /** A subscriber with more than this waiting to be sent to it is dropped. */
+    readonly maxBacklogKilobytes: number;
+    /** How far back `GET /api/events` replays, in blocks below the tip. */
+    readonly catchUpBlocks: number;
+  };
 }
 
 export const apiConfigSchema = Joi.object<ApiOptions>({
@@ -33,10 +44,18 @@ export const apiConfigSchema = Joi.object<ApiOptions>({
     enabled: Joi.boolean().default(true),
     maxMegabytes: Joi.number().min(1).max(4096).default(64),
   }).default(),
+  subscriptions: Joi.object({
+    enabled: Joi.boolean().default(true),
+    maxConnectionsPerIp: Joi.number().integer().min(1).default(10),
+    maxSubscriptionsPerConnection: Joi.number().integer().min(1).default(100),
+    maxBacklogKilobytes: Joi.number().integer().min(1).default(2048),
+    catchUpBlocks: Joi.number().integer().min(1).default(10_000),
+  }).default(),
 });
 
 export const apiEnvironment = {
   CORE_API_HOST: 'host',
   CORE_API_PORT: 'port',
   CORE_API_RATE_LIMIT: 'rateLimit.enabled',
+  CORE_API_SUBSCRIPTIONS: 'subscriptions.enabled',
 } as const;

@@ -1,10 +1,19 @@
-import { asClass, asValue } from 'awilix';
-import { definePlugin } from '@lni/kernel';
+import { asClass, asValue, type AwilixContainer } from 'awilix';
+import { isValidAddress } from '@lni/crypto';
+import { definePlugin, type Cradle, type Logger } from '@lni/kernel';
 import { apiConfigSchema, apiEnvironment, type ApiOptions } from './config.js';
+import { CatchUp } from './live/catch-up.js';
+import { LiveFeed } from './live/live-feed.js';
+import type { LiveEventSource } from './live/live-events.js';
+import { LiveMessages } from './live/live-messages.js';
+import { SubscriberGuard } from './live/subscriber-guard.js';
 import { ApiServer } from './server/api-server.js';
+import { RequestRateLimit } from './server/request-rate-limit.js';
 import { RouteRegistry } from './server/route-registry.js';
 import './ledger/cradle.js';
 import { resourceRoutes } from './routes/index.js';
+import { eventRoutes } from './routes/events.js';
+import { statusPageRoutes } from './status/status-page.js';
 import { readFileSync } from 'node:fs';
 
 const { version } = JSON.parse(
@@ -24,21 +33,51 @@ export const apiPlugin = definePlugin<ApiOptions>({
   configSchema: apiConfigSchema,
   environment: apiEnvironment,
   dependsOn: { optional: ['database', 'state', 'p2p'] },
-  register({ container, options, logger, enabledPlugins }) {
+  register({ container, options, logger, events, enabledPlugins }) {
+    // Live subscriptions and the status page need the ledger.
+    const live = options.subscriptions.enabled && enabledPlugins.has('state');
     const routes = new RouteRegistry();
     routes.add(
-      ...resourceRoutes({ container, enabledPlugins, ports: { api: options.port }, version }),
+      ...resourceRoutes({
+        container,
+        enabledPlugins,
+        ports: { api: options.port },
+        version,
+        statusPage: live,
+      }),
     );
     // The height in every response's X-Block-Height; 0 until the ledger has booted.
     const blockHeight = () =>
       container.hasRegistration('apiLedger') ? heightOf(() => container.cradle.apiLedger) : 0;
     const chainTip = () =>
       container.hasRegistration('apiLedger') ? container.cradle.apiLedger.tip() : undefined;
+    const requestRateLimit = new RequestRateLimit(options.rateLimit);
+    const feed = live
+      ? liveFeed(container, options, logger, events as unknown as LiveEventSource, requestRateLimit)
+      : undefined;
+    if (feed) routes.add(...statusPageRoutes());
+    if (feed && enabledPlugins.has('database')) {
+      const catchUp = new CatchUp({
+        ledger: () => container.cradle.apiLedger,
+        blocks: () => container.cradle.blockQuery,
+        transactions: () => container.cradle.transactionQuery,
+        catchUpBlocks: options.subscriptions.catchUpBlocks,
+        isAddress: addressCheck(container),
+      });
+      routes.add(...eventRoutes(() => catchUp));
+    }
     container.register({
       apiRoutes: asValue(routes),
       apiServer: asClass(ApiServer)
         .singleton()
-        .inject(() => ({ logger, apiOptions: options, blockHeight, chainTip })),
+        .inject(() => ({
+          logger,
+          apiOptions: options,
+          blockHeight,
+          chainTip,
+          requestRateLimit,
+          liveFeed: feed,
+        })),
     });
   },
   async boot({ container }) {
@@ -48,6 +87,34 @@ export const apiPlugin = definePlugin<ApiOptions>({
     await container.cradle.apiServer.stop();
   },
 });
+
+function liveFeed(
+  container: AwilixContainer<Cradle>,
+  options: ApiOptions,
+  logger: Logger,
+  events: LiveEventSource,
+  requests: RequestRateLimit,
+): LiveFeed {
+  return new LiveFeed({
+    events,
+    messages: new LiveMessages(() => container.cradle.apiLedger),
+    guard: new SubscriberGuard({
+      limits: options.subscriptions,
+      whitelist: requests.whitelist,
+      requests,
+      logger,
+    }),
+    logger,
+    isAddress: addressCheck(container),
+  });
+}
+
+/** Whether a string is an address of the network the node runs (known once state registered). */
+function addressCheck(container: AwilixContainer<Cradle>): (value: string) => boolean {
+  return (value) =>
+    container.hasRegistration('networkConfig') &&
+    isValidAddress(value, container.cradle.networkConfig.network.pubKeyHash);
+}
 
 function heightOf(ledger: () => { chainContext(): { height: number } }): number {
   try {

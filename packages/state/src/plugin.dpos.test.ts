@@ -82,6 +82,8 @@ describe.skipIf(skip)('delegate ranks, rounds and delegate attributes over HTTP'
   let root: string;
   let kernel: TestKernel;
   const forged: FullBlock[] = [];
+  /** What the ledger announced on the event bus, as `name detail`. */
+  const announced: string[] = [];
   const start = () =>
     startTestKernel({
       plugins: [
@@ -146,6 +148,16 @@ describe.skipIf(skip)('delegate ranks, rounds and delegate attributes over HTTP'
     await writeFile(join(crypto, 'genesisBlock.json'), JSON.stringify(generated.genesisBlock));
     await adminQuery(`CREATE DATABASE ${name}`);
     kernel = await start();
+    const { events } = kernel.app;
+    events.on('round.applied', ({ round, height, delegates }) => {
+      announced.push(`round ${round} at ${height}: ${[...delegates].sort().join(',')}`);
+    });
+    events.on('delegate.registered', ({ username, publicKey, block }) => {
+      announced.push(`registered ${username} ${publicKey} at ${block.height}`);
+    });
+    events.on('delegate.resigned', ({ username, block }) => {
+      announced.push(`resigned ${username} at ${block.height}`);
+    });
   }, 60_000);
   afterAll(async () => {
     await kernel?.stop();
@@ -202,6 +214,15 @@ describe.skipIf(skip)('delegate ranks, rounds and delegate attributes over HTTP'
     });
     const round2 = (await get('/rounds/2/delegates')).body.data as { publicKey: string }[];
     expect(round2.map((d) => d.publicKey).sort()).toEqual([1, 3, 4, 5, 6].map(publicKeyOf).sort());
+    // The same told on the event bus: the registration, the resignation (by the username state
+    // holds), and round 2 elected by height 5, the last block of round 1.
+    const carol = keysFromPassphrase(CAROL).publicKey.toString('hex');
+    const resigned = (await get(`/wallets/${publicKeyOf(7)}`)).body.data.attributes.delegate;
+    expect(announced).toEqual([
+      `registered carol ${carol} at 4`,
+      `resigned ${resigned.username} at 5`,
+      `round 2 at 5: ${[1, 3, 4, 5, 6].map(publicKeyOf).sort().join(',')}`,
+    ]);
   });
 
   it('keeps rounds, ranks, delegate.round and the whole lastBlock as the chain crosses rounds', async () => {

@@ -6,4 +6,5 @@ export type * from './ledger-views.js';
 export * from './lock.js';
 export * from './timestamp.js';
 export * from './transaction.js';
+export * from './unconfirmed-transaction.js';
 export * from './wallet.js';

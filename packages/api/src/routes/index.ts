@@ -22,6 +22,8 @@ export interface ResourceRouteOptions {
   readonly enabledPlugins: ReadonlySet<string>;
   readonly ports: Readonly<Record<string, number>>;
   readonly version: string;
+  /** Whether `/` serves the status page to browsers. */
+  readonly statusPage?: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   const { container, enabledPlugins } = options;
   const has = (name: string) => enabledPlugins.has(name);
   const ledger = () => container.cradle.apiLedger;
-  const routes: ServerRoute[] = [...rootRoutes()];
+  const routes: ServerRoute[] = [...rootRoutes(options.statusPage)];
   if (has('state')) {
     routes.push(
       ...cachedPerBlock(walletRoutes(ledger)),

@@ -4,7 +4,7 @@ import { transactionFromJson, transactionId, type TransactionData } from '@lni/c
 import Joi from 'joi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import type { PoolPort } from '../ledger/pool-port.js';
-import { toJsonValue } from '../resources/json-values.js';
+import { unconfirmedResource } from '../resources/unconfirmed-transaction.js';
 
 export const MAX_TRANSACTIONS_PER_REQUEST = 40;
 
@@ -14,16 +14,8 @@ export interface PoolRouteSources {
   readonly pubKeyHash: () => number;
 }
 
-/** An unconfirmed transaction in ARK 3.0's shape: no block, no confirmations. */
-function unconfirmedResource(transaction: TransactionData, ledger: LedgerReader) {
-  const json = toJsonValue(transaction) as Record<string, unknown>;
-  const { network: _network, recipientId, secondSignature, ...rest } = json;
-  return {
-    ...rest,
-    sender: ledger.chainContext().addressOf(transaction.senderPublicKey),
-    ...(recipientId !== undefined && { recipient: recipientId }),
-    ...(secondSignature !== undefined && { signSignature: secondSignature }),
-  };
+function unconfirmed(transaction: TransactionData, ledger: LedgerReader) {
+  return unconfirmedResource(transaction, ledger.chainContext().addressOf);
 }
 
 /** POST /api/transactions and the unconfirmed transactions of the pool. */
@@ -103,7 +95,7 @@ export function poolRoutes(sources: PoolRouteSources): ServerRoute[] {
           const ledger = sources.ledger();
           const data = all
             .slice((page - 1) * limit, page * limit)
-            .map((transaction) => unconfirmedResource(transaction, ledger));
+            .map((transaction) => unconfirmed(transaction, ledger));
           return {
             meta: {
               count: data.length,
@@ -127,7 +119,7 @@ export function poolRoutes(sources: PoolRouteSources): ServerRoute[] {
           if (transaction === undefined) {
             throw Boom.notFound(`transaction ${request.params.id as string} is not in the pool`);
           }
-          return { data: unconfirmedResource(transaction, sources.ledger()) };
+          return { data: unconfirmed(transaction, sources.ledger()) };
         },
       },
     },

@@ -7,11 +7,12 @@ import Hapi, {
 } from '@hapi/hapi';
 import type { Logger } from '@lni/kernel';
 import Joi from 'joi';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { ApiOptions } from '../config.js';
+import type { LiveFeed } from '../live/live-feed.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
 import { removedSearchRoutes } from './removed-search-routes.js';
 import { ResponseCache } from './response-cache.js';
+import type { RequestRateLimit } from './request-rate-limit.js';
 import type { RouteRegistry } from './route-registry.js';
 
 export interface ApiServerDependencies {
@@ -22,6 +23,9 @@ export interface ApiServerDependencies {
   readonly blockHeight: () => number;
   /** The last block's id (see LedgerReader.tip); without one nothing is cached. */
   readonly chainTip: () => string | undefined;
+  readonly requestRateLimit: RequestRateLimit;
+  /** Live subscriptions on the same server; undefined when disabled or without the ledger. */
+  readonly liveFeed: LiveFeed | undefined;
 }
 
 /** What a route that reads only the chain declares in `options.app`: cache it per tip. */
@@ -37,8 +41,6 @@ interface CacheState {
 /** The hapi server of the public API: validation errors as 422, rate limits, block height. */
 export class ApiServer {
   readonly server: Hapi.Server;
-  private readonly limiter: RateLimiterMemory | undefined;
-  private readonly whitelist: ReadonlySet<string>;
   private readonly cache: ResponseCache | undefined;
 
   constructor(private readonly deps: ApiServerDependencies) {
@@ -55,20 +57,14 @@ export class ApiServer {
       router: { stripTrailingSlash: true },
     });
     this.server.validator(Joi);
-    this.whitelist = new Set(apiOptions.rateLimit.whitelist);
-    this.limiter = apiOptions.rateLimit.enabled
-      ? new RateLimiterMemory({
-          points: apiOptions.rateLimit.points,
-          duration: apiOptions.rateLimit.windowSeconds,
-        })
-      : undefined;
     this.cache = apiOptions.cache.enabled
       ? new ResponseCache({ maxBytes: apiOptions.cache.maxMegabytes * 1024 * 1024 })
       : undefined;
   }
 
-  /** Adds the contributed routes and the OpenAPI document, then listens. */
+  /** Adds the live subscriptions, the contributed routes and the OpenAPI document, then listens. */
   async start(): Promise<void> {
+    await this.deps.liveFeed?.attach(this.server);
     this.server.ext('onRequest', (request, h) => this.limitRate(request, h));
     // After routing, before validation: a cached URL passed validation when it was cached.
     this.server.ext('onPreAuth', (request, h) => this.answerFromCache(request, h));
@@ -88,24 +84,13 @@ export class ApiServer {
   }
 
   async stop(): Promise<void> {
+    this.deps.liveFeed?.detach();
     await this.server.stop({ timeout: 5_000 });
   }
 
   private async limitRate(request: Request, h: ResponseToolkit): Promise<Lifecycle.ReturnValue> {
-    const ip = request.info.remoteAddress;
-    if (!this.limiter || this.whitelist.has(ip)) return h.continue;
-    try {
-      await this.limiter.consume(ip);
-      return h.continue;
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const { points, windowSeconds } = this.deps.apiOptions.rateLimit;
-      const error = Boom.tooManyRequests(
-        `rate limit of ${points} requests per ${windowSeconds} s exceeded for ${ip}`,
-      );
-      error.output.headers['Retry-After'] = String(Math.ceil(rejection.msBeforeNext / 1000));
-      throw error;
-    }
+    await this.deps.requestRateLimit.admit(request.info.remoteAddress);
+    return h.continue;
   }
 
   private finish(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {

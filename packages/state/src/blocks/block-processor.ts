@@ -9,12 +9,14 @@ import {
 } from '@lni/crypto';
 import type { EventBus, Logger } from '@lni/kernel';
 import type { LedgerState } from '../handlers/transaction-handler.js';
+import type { ElectionLog } from '../ledger/election-log.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
 import type { LastBlock } from '../wallets/wallet.js';
 import './block-events.js';
 import type { BlockHook } from './block-hook.js';
 import { BlockRejectedError } from './block-rejected-error.js';
 import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
+import { emitBlockApplied } from './chain-events.js';
 import type { ForgingSchedule } from './forging-schedule.js';
 import { creditGenerator, debitGenerator } from './generator-credit.js';
 import { applyTransaction, revertTransaction, ruleOf } from './transaction-steps.js';
@@ -36,6 +38,8 @@ export interface BlockProcessorDeps {
   /** Signatures are checked on its worker threads; without it, on this thread. */
   readonly verificationPool?: VerificationPool;
   readonly events?: EventBus;
+  /** Which round a block elected, announced as `round.applied`. */
+  readonly elections?: ElectionLog;
   readonly blockHooks?: readonly BlockHook[];
   /** Seconds since the network epoch now; blocks of later slots are refused. */
   readonly clock?: () => number;
@@ -128,8 +132,10 @@ export class BlockProcessor {
     }
     const { wallets, blockStore } = this.#deps;
     const checkpoint = wallets.checkpoint();
+    let changed: string[];
     try {
       this.#applyTransactions(block);
+      changed = wallets.changedSince(checkpoint);
       await blockStore.save(block);
     } catch (error) {
       wallets.rollback(checkpoint);
@@ -147,7 +153,7 @@ export class BlockProcessor {
     wallets.release(checkpoint);
     this.#lastBlock = block;
     this.#logApplied(block, Math.round(performance.now() - started));
-    this.#emitApplied(block);
+    this.#emitApplied(block, changed);
   }
 
   /**
@@ -308,6 +314,7 @@ export class BlockProcessor {
     }
     const locks = await this.#locksReopenedBy(reverted);
     const checkpoint = wallets.checkpoint();
+    let changed: string[];
     try {
       for (const block of reverted) {
         const ctx: LedgerState = {
@@ -322,6 +329,7 @@ export class BlockProcessor {
         }
       }
       this.settle();
+      changed = wallets.changedSince(checkpoint);
       await blockStore.deleteAbove(height);
     } catch (error) {
       wallets.rollback(checkpoint);
@@ -333,7 +341,9 @@ export class BlockProcessor {
       { from: last.height, to: height, blocks: reverted.length },
       'Blocks reverted',
     );
-    for (const block of reverted) this.#deps.events?.emit('block.reverted', { block });
+    const events = this.#deps.events;
+    for (const block of reverted) events?.emit('block.reverted', { block });
+    if (changed.length > 0) events?.emit('wallets.changed', { addresses: changed, height });
     return reverted;
   }
 
@@ -364,13 +374,14 @@ export class BlockProcessor {
     };
   }
 
-  #emitApplied(block: FullBlock): void {
-    const events = this.#deps.events;
+  #emitApplied(block: FullBlock, changed: readonly string[]): void {
+    const { events, elections, wallets } = this.#deps;
     if (!events) return;
-    const reference = { id: block.id, height: block.height };
-    for (const transaction of block.transactions ?? []) {
-      events.emit('transaction.applied', { transaction, block: reference });
-    }
-    events.emit('block.applied', { block });
+    emitBlockApplied(events, block, {
+      ...(elections && { elections }),
+      addressOf: (publicKey) => this.#addressOf(publicKey),
+      usernameOf: (publicKey) => wallets.byPublicKey(publicKey)?.attributes.delegate?.username,
+      changed,
+    });
   }
 }

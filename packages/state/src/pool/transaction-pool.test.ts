@@ -31,6 +31,7 @@ function world(
   options: Partial<PoolOptions> = {},
   now = () => 1_000_000,
   verificationPool?: VerificationPool,
+  events?: EventBus,
 ) {
   const { wallets, processor } = testProcessor(network, noStorage);
   processor.applyToState(network.genesis);
@@ -43,6 +44,7 @@ function world(
     logger,
     clock: now,
     ...(verificationPool && { verificationPool }),
+    ...(events && { events }),
   });
   return { wallets, processor, pool };
 }
@@ -181,6 +183,41 @@ describe('TransactionPool', () => {
     expect(pool.has(a[1]?.id as string)).toBe(false);
     expect(pool.bySender(alice).map((tx) => tx.id)).toEqual([a[0]?.id]);
     expect(pool.size).toBe(3);
+  });
+
+  it('announces each transaction it takes and each that leaves, with why it left', async () => {
+    const events = new EventBus(logger);
+    const seen: string[] = [];
+    events.on('transaction.pool.added', ({ transaction, origin }) => {
+      seen.push(`added ${transaction.id} ${origin}`);
+    });
+    events.on('transaction.pool.removed', ({ transaction, reason }) => {
+      seen.push(`removed ${transaction.id} ${reason}`);
+    });
+    const { pool, processor } = world({ maxTransactions: 3 }, undefined, undefined, events);
+    const [a1, a2] = [1n, 2n].map((n) => transferOf(ALICE, bob, 1n, n, 2_000_000n));
+    const bobCheap = transferOf(BOB, alice, 1n, 1n, 1_000_000n);
+    await pool.add([a1!, a2!, bobCheap]);
+    // Full: a richer transaction of Bob's evicts Alice's cheaper tail.
+    const richBob = transferOf(BOB, alice, 1n, 2n, 50_000_000n);
+    await pool.add([richBob]);
+    // A block confirms Alice's first; Bob's nonce 1 went in elsewhere, so his pooled ones fail.
+    const block = nextBlock(network, processor.lastBlock as FullBlock, [
+      a1!,
+      transferOf(BOB, alice, 7n, 1n),
+    ]);
+    processor.applyToState(block);
+    pool.onBlockApplied(block);
+    expect(seen).toEqual([
+      `added ${a1!.id} submitted`,
+      `added ${a2!.id} submitted`,
+      `added ${bobCheap.id} submitted`,
+      `added ${richBob.id} submitted`,
+      `removed ${a2!.id} evicted`,
+      `removed ${a1!.id} confirmed`,
+      `removed ${bobCheap.id} dropped`,
+      `removed ${richBob.id} dropped`,
+    ]);
   });
 
   it('drops what a block includes and what it invalidates', async () => {

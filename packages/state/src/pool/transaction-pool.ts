@@ -12,12 +12,14 @@ import {
   type TransactionData,
   type VerificationPool,
 } from '@lni/crypto';
-import { KernelError, type Logger } from '@lni/kernel';
+import { KernelError, type EventBus, type Logger } from '@lni/kernel';
 import type { LedgerState } from '../handlers/transaction-handler.js';
 import { applyTransaction, checkTransaction, ruleOf } from '../blocks/transaction-steps.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
 import type { FullBlock } from '../blocks/block-store.js';
 import { compareEntries, type PoolEntry } from './pool-entry.js';
+import './pool-events.js';
+import type { PoolRemovalReason } from './pool-events.js';
 import type { PoolJournal } from './pool-journal.js';
 import type { PoolOptions } from './pool-options.js';
 import type { PoolRejection, PoolResult } from './pool-rejection.js';
@@ -35,6 +37,8 @@ export interface TransactionPoolDeps {
   readonly journal?: PoolJournal;
   /** Unix milliseconds now. */
   readonly clock?: () => number;
+  /** Told `transaction.pool.added` and `transaction.pool.removed`. */
+  readonly events?: EventBus;
 }
 
 /** A transaction kept from before a restart: its wire bytes and when it first arrived. */
@@ -96,6 +100,11 @@ export class TransactionPool {
   readonly #listeners = new Set<PoolAcceptedListener>();
   /** Ids removed from memory and not yet handed to the journal. */
   readonly #unsaved: string[] = [];
+  /**
+   * Entries removed and not yet announced, with why: announced once the operation ends, unless
+   * it took them back (a revert re-judges everything waiting).
+   */
+  readonly #leaving = new Map<string, { readonly entry: PoolEntry; reason: PoolRemovalReason }>();
 
   constructor(deps: TransactionPoolDeps) {
     this.#deps = deps;
@@ -197,6 +206,7 @@ export class TransactionPool {
     }
     rejected.sort((a, b) => a.index - b.index);
     this.#announce(kept.entries, origin);
+    this.#announceRemoved();
     return { accepted: kept.entries.map((entry) => entry.id), rejected };
   }
 
@@ -248,6 +258,7 @@ export class TransactionPool {
         judged.admitted.map((item) => item.entry),
         'restored',
       );
+      this.#announceRemoved();
     }
     if (inStorage) {
       this.#deps.journal?.forget(dropped.flatMap((item) => (item.id ? [item.id] : [])));
@@ -310,7 +321,9 @@ export class TransactionPool {
   /** After a block: drops what it included, then whatever no longer applies or is too old. */
   onBlockApplied(block: FullBlock): void {
     for (const tx of block.transactions ?? []) {
-      if (tx.id !== undefined && this.#byId.has(tx.id)) this.#remove(this.#byId.get(tx.id)!);
+      if (tx.id !== undefined && this.#byId.has(tx.id)) {
+        this.#remove(this.#byId.get(tx.id)!, 'confirmed');
+      }
     }
     this.revalidate();
   }
@@ -327,7 +340,7 @@ export class TransactionPool {
     const oldestFirst = [...blocks].sort((a, b) => a.height - b.height);
     const returning = oldestFirst.flatMap((block) => block.transactions ?? []);
     const waiting = [...this.#byId.values()];
-    for (const entry of waiting) this.#remove(entry);
+    for (const entry of waiting) this.#remove(entry, 'dropped');
     const now = this.#now();
     const transactions = [...returning, ...waiting.map((entry) => entry.tx)];
     const arrivals = [...returning.map(() => now), ...waiting.map((entry) => entry.addedAt)];
@@ -390,8 +403,9 @@ export class TransactionPool {
     } finally {
       wallets.rollback(checkpoint);
     }
-    for (const entry of dropped) this.#remove(entry);
+    for (const entry of dropped) this.#remove(entry, 'dropped');
     this.#forgetRemoved();
+    this.#announceRemoved();
     if (dropped.length > 0) logger.info({ dropped: dropped.length }, 'Pool transactions dropped');
     return dropped.length;
   }
@@ -462,7 +476,9 @@ export class TransactionPool {
       );
       journal.forget(removed);
       for (const entry of entries) {
-        if (this.#byId.get(entry.id) === entry) this.#remove(entry);
+        if (this.#byId.get(entry.id) === entry) this.#remove(entry, 'dropped');
+        // Never announced as added: nothing to announce as removed either.
+        this.#leaving.delete(entry.id);
       }
       // Later transactions of the same senders may have been taken on top of these.
       this.revalidate();
@@ -483,6 +499,22 @@ export class TransactionPool {
     if (entries.length === 0) return;
     const serialized = entries.map((entry) => entry.bytes);
     for (const listener of this.#listeners) listener(serialized, origin);
+    const events = this.#deps.events;
+    for (const entry of entries) {
+      events?.emit('transaction.pool.added', { transaction: entry.tx, origin });
+    }
+  }
+
+  /** Announces the entries that left the pool and did not come back. */
+  #announceRemoved(): void {
+    const events = this.#deps.events;
+    if (!events || this.#leaving.size === 0) return;
+    for (const [id, { entry, reason }] of this.#leaving) {
+      if (!this.#byId.has(id)) {
+        events.emit('transaction.pool.removed', { transaction: entry.tx, reason });
+      }
+    }
+    this.#leaving.clear();
   }
 
   /** Hands the ids removed from memory since the last write to the journal. */
@@ -575,12 +607,13 @@ export class TransactionPool {
           `the pool is full (${this.#byId.size} transactions, ${this.#bytes} bytes) and the fee is not higher`,
         );
       }
-      this.#remove(worst);
+      this.#remove(worst, 'evicted');
     }
   }
 
-  #remove(entry: PoolEntry): void {
+  #remove(entry: PoolEntry, reason: PoolRemovalReason): void {
     if (!this.#byId.delete(entry.id)) return;
+    if (this.#deps.events) this.#leaving.set(entry.id, { entry, reason });
     this.#unsaved.push(entry.id);
     this.#bytes -= entry.bytes.length;
     const list = this.#bySender.get(entry.sender);

@@ -111,6 +111,20 @@ describe('WalletRepository', () => {
     expect(repository.index('balance').size).toBe(1);
   });
 
+  it('names each wallet changed since a checkpoint once, nested changes included', () => {
+    const repository = new WalletRepository();
+    repository.update('DA', { balance: 1n });
+    const block = repository.checkpoint();
+    repository.update('DB', { balance: 2n });
+    repository.update('DA', { balance: 3n });
+    const transaction = repository.checkpoint();
+    repository.update('DB', { balance: 4n });
+    repository.update('DC', { balance: 5n });
+    repository.release(transaction);
+    expect(repository.changedSince(block).sort()).toEqual(['DA', 'DB', 'DC']);
+    repository.release(block);
+  });
+
   it('keeps released changes and refuses to close checkpoints out of order', () => {
     const repository = new WalletRepository();
     const outer = repository.checkpoint();

@@ -204,6 +204,18 @@ export class WalletRepository implements WalletStore {
     if (this.#depth === 0) this.#journal.length = 0;
   }
 
+  /**
+   * The addresses changed since the checkpoint (it must still be open), each once: what a block
+   * changed, for the subscribers to wallets.
+   */
+  changedSince(checkpoint: Checkpoint): string[] {
+    const addresses = new Set<string>();
+    for (let i = checkpoint.mark; i < this.#journal.length; i++) {
+      addresses.add((this.#journal[i] as JournalEntry).address);
+    }
+    return [...addresses];
+  }
+
   /** Keeps the changes since the checkpoint and closes it (an outer checkpoint can still undo them). */
   release(checkpoint: Checkpoint): void {
     this.#close(checkpoint);
