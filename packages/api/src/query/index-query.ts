@@ -7,6 +7,7 @@ import {
   type FieldType,
   type FieldValue,
 } from './fields.js';
+import { decodeCursor, type CursorValues } from '../pagination/cursor.js';
 import { ownEntry } from './own-entry.js';
 import type { FieldCondition, Ordering, ResourceQuery } from './resource-query.js';
 
@@ -84,6 +85,13 @@ export function indexQuerySchema(definition: IndexQueryDefinition): Joi.ObjectSc
       .min(0)
       .max(1_000_000_000_000)
       .description('items to skip; wins over page'),
+    cursor: Joi.string()
+      .max(20_000)
+      .custom((raw: string, helpers) => {
+        const values = decodeCursor(raw);
+        return values ?? message(helpers, 'is not a cursor of this API (take it from meta.next)');
+      })
+      .description('the page after the item this cursor names, as meta.next carries it'),
     orderBy: Joi.string()
       .max(1_000)
       .custom(orderByOf(definition.catalog))
@@ -138,11 +146,13 @@ export function toResourceQuery(
   const limit = query.limit as number;
   const offset = (query.offset as number | undefined) ?? ((query.page as number) - 1) * limit;
   const ordering = (query.orderBy as Ordering[] | undefined) ?? definition.defaultOrder;
+  const after = query.cursor as CursorValues | undefined;
   return {
     conditions,
     orderBy: ordering,
     offset,
     limit,
     page: Math.floor(offset / limit) + 1,
+    ...(after !== undefined && { after }),
   };
 }

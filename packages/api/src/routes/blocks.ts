@@ -108,6 +108,7 @@ export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
           query,
           request.path,
           request.url.searchParams,
+          { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
         );
       },
     },
@@ -145,6 +146,7 @@ export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
             query,
             request.path,
             request.url.searchParams,
+            { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
           );
         },
       },

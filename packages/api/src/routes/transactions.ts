@@ -68,6 +68,7 @@ export async function transactionPage(
     query,
     request.path,
     request.url.searchParams,
+    { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
   );
 }
 

@@ -11,20 +11,25 @@ import {
 import type { SearchPage, SearchQuery } from './criteria.js';
 import { feeStatistics, type FeeStatistic } from './fee-statistics.js';
 import { blocksTable, transactionsTable } from './table-specs.js';
-import { TableSearch } from './table-search.js';
+import { COUNT_BUDGET, TableSearch } from './table-search.js';
 
 /** The transactions side of the API: criteria, ordering, paging and exact totals. */
 export class TransactionQuery {
   private readonly table: TableSearch<TransactionRow, StoredTransaction>;
   private readonly database: DatabaseConnection;
 
-  constructor({ database }: { readonly database: DatabaseConnection }) {
+  /** `countBudget`: see COUNT_BUDGET (tests lower it). */
+  constructor(
+    { database }: { readonly database: DatabaseConnection },
+    { countBudget = COUNT_BUDGET }: { readonly countBudget?: number } = {},
+  ) {
     this.database = database;
     this.table = new TableSearch(
       database,
       transactionsTable,
       TRANSACTION_COLUMNS,
       transactionFromRow,
+      countBudget,
     );
   }
 
