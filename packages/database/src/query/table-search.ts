@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { DatabaseConnection } from '../connection/database.js';
+import { SearchTimeoutError } from '../errors.js';
 import type { Scalar, SearchPage, SearchQuery } from './criteria.js';
 import { countParties, type Total } from './party-count.js';
 import { partyCondition } from './parties.js';
@@ -28,13 +29,28 @@ export class TableSearch<Row, Result> {
     private readonly columns: string,
     private readonly fromRow: (row: Row) => Result,
     private readonly countBudget = COUNT_BUDGET,
+    private readonly timeoutMs = 2_000,
   ) {}
 
   async search(query: SearchQuery): Promise<SearchPage<Result>> {
+    try {
+      return await this.run(query);
+    } catch (error) {
+      // query_canceled: the statement timeout below fired.
+      if ((error as { driverError?: { code?: string } }).driverError?.code === '57014') {
+        throw new SearchTimeoutError(this.timeoutMs);
+      }
+      throw error;
+    }
+  }
+
+  private async run(query: SearchQuery): Promise<SearchPage<Result>> {
     const compiled = compileSearch(this.spec, query);
     return this.database.transaction(async (manager) => {
       // Repeatable read: the count and the page describe the same state of the chain.
       await manager.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      // Bounded: past it PostgreSQL cancels the search rather than hold a connection and a core.
+      await manager.query(`SET LOCAL statement_timeout = ${Math.floor(this.timeoutMs)}`);
       const rows = await this.page(manager, compiled, query);
       const results = rows.map(this.fromRow);
       const last = rows.at(-1);

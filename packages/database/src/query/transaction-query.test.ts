@@ -315,6 +315,24 @@ describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
     expect(within.totalCountIsEstimate).toBeUndefined();
   });
 
+  it('a search past its time budget is cancelled with a typed error, freeing the database', async () => {
+    const hurried = new TransactionQuery({ database, databaseOptions: { searchTimeoutMs: 100 } });
+    const blocker = database.dataSource.createQueryRunner();
+    await blocker.connect();
+    try {
+      // A writer holding the table: the search would wait for it past its budget.
+      await blocker.startTransaction();
+      await blocker.query('LOCK TABLE transactions IN ACCESS EXCLUSIVE MODE');
+      await expect(
+        hurried.search({ criteria: { field: 'amount', from: 1 }, limit: 5, offset: 0 }),
+      ).rejects.toMatchObject({ code: 'ERR_DB_SEARCH_TIMEOUT', timeoutMs: 100 });
+    } finally {
+      await blocker.rollbackTransaction();
+      await blocker.release();
+    }
+    expect((await hurried.search({ limit: 1, offset: 0 })).totalCount).toBe(all.length);
+  });
+
   it('hostile text matches literally and never alters the query', async () => {
     await expectMatch({ field: 'vendorField', eq: HOSTILE }, (t) => t.vendorField === HOSTILE);
     const page = await search({ field: 'senderPublicKey', eq: "' OR ''='" });

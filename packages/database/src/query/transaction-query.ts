@@ -1,3 +1,4 @@
+import type { DatabaseOptions } from '../config.js';
 import type { DatabaseConnection } from '../connection/database.js';
 import type { StoredBlock, StoredTransaction } from '../records.js';
 import {
@@ -13,14 +14,20 @@ import { feeStatistics, type FeeStatistic } from './fee-statistics.js';
 import { blocksTable, transactionsTable } from './table-specs.js';
 import { COUNT_BUDGET, TableSearch } from './table-search.js';
 
-/** The transactions side of the API: criteria, ordering, paging and exact totals. */
+export interface SearchDeps {
+  readonly database: DatabaseConnection;
+  /** The plugin's options (the search time budget); defaults without them. */
+  readonly databaseOptions?: Pick<DatabaseOptions, 'searchTimeoutMs'>;
+}
+
+/** The transactions side of the API: criteria, ordering, paging and totals. */
 export class TransactionQuery {
   private readonly table: TableSearch<TransactionRow, StoredTransaction>;
   private readonly database: DatabaseConnection;
 
   /** `countBudget`: see COUNT_BUDGET (tests lower it). */
   constructor(
-    { database }: { readonly database: DatabaseConnection },
+    { database, databaseOptions }: SearchDeps,
     { countBudget = COUNT_BUDGET }: { readonly countBudget?: number } = {},
   ) {
     this.database = database;
@@ -30,6 +37,7 @@ export class TransactionQuery {
       TRANSACTION_COLUMNS,
       transactionFromRow,
       countBudget,
+      databaseOptions?.searchTimeoutMs,
     );
   }
 
@@ -47,8 +55,15 @@ export class TransactionQuery {
 export class BlockQuery {
   private readonly table: TableSearch<BlockRow, StoredBlock>;
 
-  constructor({ database }: { readonly database: DatabaseConnection }) {
-    this.table = new TableSearch(database, blocksTable, BLOCK_COLUMNS, blockFromRow);
+  constructor({ database, databaseOptions }: SearchDeps) {
+    this.table = new TableSearch(
+      database,
+      blocksTable,
+      BLOCK_COLUMNS,
+      blockFromRow,
+      COUNT_BUDGET,
+      databaseOptions?.searchTimeoutMs,
+    );
   }
 
   search(query: SearchQuery): Promise<SearchPage<StoredBlock>> {

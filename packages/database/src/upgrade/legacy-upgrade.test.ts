@@ -155,10 +155,12 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'block_totals',
       'blocks',
       'lni_migrations',
+      'party_totals',
       'peer_penalties',
       'peers',
       'pool_transactions',
       'rounds',
+      'transaction_parties',
       'transaction_totals',
       'transactions',
     ]);
