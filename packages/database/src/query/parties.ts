@@ -84,7 +84,11 @@ export function partyCondition(
   const byRoles = new Map<number, string[]>();
   for (const { party, roles } of terms) byRoles.set(roles, [...(byRoles.get(roles) ?? []), party]);
   const parts = [...byRoles].map(([roles, parties]) => {
-    const party = `${alias}.party = ANY(${bind(parties, 'text[]')})`;
+    // One party compares by equality: PostgreSQL then reads its range in index order.
+    const party =
+      parties.length === 1
+        ? `${alias}.party = ${bind(parties[0], 'text')}`
+        : `${alias}.party = ANY(${bind(parties, 'text[]')})`;
     return roles === ANY_ROLE
       ? party
       : `(${party} AND ${alias}.role = ANY(${bind(rolesOf(roles), 'smallint[]')}))`;
