@@ -47,10 +47,13 @@ export class TableSearch<Row, Result> {
   private async run(query: SearchQuery): Promise<SearchPage<Result>> {
     const compiled = compileSearch(this.spec, query);
     return this.database.transaction(async (manager) => {
-      // Repeatable read: the count and the page describe the same state of the chain.
-      await manager.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      // Bounded: past it PostgreSQL cancels the search rather than hold a connection and a core.
-      await manager.query(`SET LOCAL statement_timeout = ${Math.floor(this.timeoutMs)}`);
+      // Repeatable read: the count and the page describe the same state of the chain. Bounded:
+      // past the budget PostgreSQL cancels the search rather than hold a connection and a core.
+      // One round trip for both (no parameters: the simple protocol takes several statements).
+      await manager.query(
+        `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;
+         SET LOCAL statement_timeout = ${Math.floor(this.timeoutMs)}`,
+      );
       const rows = await this.page(manager, compiled, query);
       const results = rows.map(this.fromRow);
       const last = rows.at(-1);
