@@ -3,6 +3,7 @@ import type { DatabaseConnection } from '../connection/database.js';
 import { SearchTimeoutError } from '../errors.js';
 import type { Scalar, SearchPage, SearchQuery } from './criteria.js';
 import { countParties, type Total } from './party-count.js';
+import { searchGateOf, type SearchGate } from './search-gate.js';
 import { partyCondition } from './parties.js';
 import {
   compileSearch,
@@ -30,11 +31,16 @@ export class TableSearch<Row, Result> {
     private readonly fromRow: (row: Row) => Result,
     private readonly countBudget = COUNT_BUDGET,
     private readonly timeoutMs = 2_000,
-  ) {}
+    poolSize = 10,
+  ) {
+    this.gate = searchGateOf(database, poolSize);
+  }
+
+  private readonly gate: SearchGate;
 
   async search(query: SearchQuery): Promise<SearchPage<Result>> {
     try {
-      return await this.run(query);
+      return await this.gate.run(() => this.run(query), this.timeoutMs);
     } catch (error) {
       // query_canceled: the statement timeout below fired.
       if ((error as { driverError?: { code?: string } }).driverError?.code === '57014') {

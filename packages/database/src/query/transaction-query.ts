@@ -17,7 +17,7 @@ import { COUNT_BUDGET, TableSearch } from './table-search.js';
 export interface SearchDeps {
   readonly database: DatabaseConnection;
   /** The plugin's options (the search time budget); defaults without them. */
-  readonly databaseOptions?: Pick<DatabaseOptions, 'searchTimeoutMs'>;
+  readonly databaseOptions?: Partial<Pick<DatabaseOptions, 'searchTimeoutMs' | 'poolSize'>>;
 }
 
 /** The transactions side of the API: criteria, ordering, paging and totals. */
@@ -38,6 +38,7 @@ export class TransactionQuery {
       transactionFromRow,
       countBudget,
       databaseOptions?.searchTimeoutMs,
+      databaseOptions?.poolSize,
     );
   }
 
@@ -63,6 +64,7 @@ export class BlockQuery {
       blockFromRow,
       COUNT_BUDGET,
       databaseOptions?.searchTimeoutMs,
+      databaseOptions?.poolSize,
     );
   }
 
