@@ -48,6 +48,8 @@ const WALLETS = Number(process.env.API_BENCH_WALLETS ?? 100_000);
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
 const MIX_SECONDS = Number(process.env.API_BENCH_MIX_SECONDS ?? 60);
 const SLOT_MS = Number(process.env.API_BENCH_SLOT_MS ?? 8_000);
+/** Measurement runs over the one chain the set-up stores (the set-up takes longest). */
+const RUNS = Number(process.env.API_BENCH_RUNS ?? 1);
 const CONNECTIONS = 50;
 const MIX_CONNECTIONS = 100;
 const SENDERS = 1_000;
@@ -231,76 +233,80 @@ try {
     },
   ];
   const options = { connections: CONNECTIONS, seconds: SECONDS };
-  // Warm-up: compiled code paths, the database's buffers, a settled heap after the set-up.
-  await measureRoutes(uri, cases, { connections: 10, seconds: 1 });
-  console.log('every request computed (response cache off) ...');
-  const uncached = await measureRoutes(uri, cases, options);
-  cached = true;
-  console.log('repeated requests at one chain tip (response cache on) ...');
-  const fromCache = await measureRoutes(uri, cases, options);
-  cached = false;
-  printAgainstTargets(cases, uncached, fromCache);
+  for (let run = 1; run <= RUNS; run += 1) {
+    if (RUNS > 1) console.log(`--- run ${run} of ${RUNS} over the same chain ---`);
+    // Warm-up: compiled code paths, the database's buffers, a settled heap after the set-up.
+    await measureRoutes(uri, cases, { connections: 10, seconds: 1 });
+    console.log('every request computed (response cache off) ...');
+    const uncached = await measureRoutes(uri, cases, options);
+    cached = true;
+    console.log('repeated requests at one chain tip (response cache on) ...');
+    const fromCache = await measureRoutes(uri, cases, options);
+    cached = false;
+    printAgainstTargets(cases, uncached, fromCache);
 
-  const walk = await walkCursor(uri, `/api/transactions?address=${busy}&limit=100`);
-  console.log(
-    `cursor walk over ${busy}'s ${walk.items} transactions: ${walk.pages} pages in ` +
-      `${(walk.ms / 1000).toFixed(1)} s; first 10 pages ${walk.firstMs.toFixed(1)} ms/page, ` +
-      `last 10 ${walk.lastMs.toFixed(1)} ms/page (${(walk.lastMs / walk.firstMs).toFixed(2)}x, ` +
-      `target ≤ 2x); offset page ${walk.pages - 1}: ${walk.offsetMs.toFixed(1)} ms`,
-  );
+    const walk = await walkCursor(uri, `/api/transactions?address=${busy}&limit=100`);
+    console.log(
+      `cursor walk over ${busy}'s ${walk.items} transactions: ${walk.pages} pages in ` +
+        `${(walk.ms / 1000).toFixed(1)} s; first 10 pages ${walk.firstMs.toFixed(1)} ms/page, ` +
+        `last 10 ${walk.lastMs.toFixed(1)} ms/page (${(walk.lastMs / walk.firstMs).toFixed(2)}x, ` +
+        `target ≤ 2x); offset page ${walk.pages - 1}: ${walk.offsetMs.toFixed(1)} ms; ` +
+        `${walk.retries} pages retried after 503`,
+    );
 
-  // The heaviest mix: broad wallet range filters, totals over large sets, deep pages.
-  const mix = [
-    '/api/wallets?balance.from=1000&balance.to=900000000000&nonce.from=3',
-    '/api/wallets?balance.from=1000&nonce.from=2&nonce.to=15&page=20',
-    '/api/transactions?amount.from=1000',
-    '/api/transactions?amount.from=10&amount.to=900000&orderBy=fee:asc',
-    `/api/transactions?page=${Math.floor(TRANSACTIONS / 100) - 1}`,
-    '/api/wallets?orderBy=balance:asc&page=900',
-  ];
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  const slots = { applied: 0, missed: 0, applyMs: [] as number[] };
-  let mixing = true;
-  const forging = (async () => {
-    while (mixing) {
-      const slotStart = performance.now();
-      await new Promise((resolve) => setTimeout(resolve, SLOT_MS));
-      if (!mixing) break;
-      const applyStart = performance.now();
-      const transactions = nextTransfers(50);
-      const block = forgeNext(transactions);
-      await store.save(block);
-      for (const tx of transactions) {
-        wallets.update(tx.recipientId as string, (wallet) => ({
-          balance: wallet.balance + tx.amount,
-        }));
+    // The heaviest mix: broad wallet range filters, totals over large sets, deep pages.
+    const mix = [
+      '/api/wallets?balance.from=1000&balance.to=900000000000&nonce.from=3',
+      '/api/wallets?balance.from=1000&nonce.from=2&nonce.to=15&page=20',
+      '/api/transactions?amount.from=1000',
+      '/api/transactions?amount.from=10&amount.to=900000&orderBy=fee:asc',
+      `/api/transactions?page=${Math.floor(TRANSACTIONS / 100) - 1}`,
+      '/api/wallets?orderBy=balance:asc&page=900',
+    ];
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const slots = { applied: 0, missed: 0, applyMs: [] as number[] };
+    let mixing = true;
+    const forging = (async () => {
+      while (mixing) {
+        const slotStart = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, SLOT_MS));
+        if (!mixing) break;
+        const applyStart = performance.now();
+        const transactions = nextTransfers(50);
+        const block = forgeNext(transactions);
+        await store.save(block);
+        for (const tx of transactions) {
+          wallets.update(tx.recipientId as string, (wallet) => ({
+            balance: wallet.balance + tx.amount,
+          }));
+        }
+        height = block.height;
+        lastBlockId = block.id;
+        const done = performance.now();
+        slots.applyMs.push(done - applyStart);
+        slots.applied += 1;
+        // Missed: the block was not applied within half a slot of the slot's start (a timer
+        // firing late, a busy event loop, counts as much as a slow write).
+        if (done - slotStart - SLOT_MS > SLOT_MS / 2) slots.missed += 1;
       }
-      height = block.height;
-      lastBlockId = block.id;
-      const done = performance.now();
-      slots.applyMs.push(done - applyStart);
-      slots.applied += 1;
-      // Missed: the block was not applied within half a slot of the slot's start (a timer
-      // firing late, a busy event loop, counts as much as a slow write).
-      if (done - slotStart - SLOT_MS > SLOT_MS / 2) slots.missed += 1;
-    }
-  })();
-  const result = await runMix(uri, mix, { connections: MIX_CONNECTIONS, seconds: MIX_SECONDS });
-  mixing = false;
-  await forging;
-  delay.disable();
-  const applyP99 = percentile(slots.applyMs, 0.99);
-  console.log(
-    `heavy mix, ${MIX_CONNECTIONS} connections, ${MIX_SECONDS} s: ${result.rps.toFixed(0)} req/s ` +
-      `(${result.status503} answered 503, ${result.errors} errors), p99 ${result.p99} ms; ` +
-      `slots: ${slots.applied} applied, ${slots.missed} missed (target 0); ` +
-      `block apply p99 ${applyP99.toFixed(0)} ms; relay round-trip probe p99 ` +
-      `${result.probeP99.toFixed(1)} ms, max ${result.probeMax.toFixed(1)} ms, ` +
-      `${result.probeFailures} failed (target 0); ` +
-      `event loop delay p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms, ` +
-      `max ${(delay.max / 1e6).toFixed(0)} ms`,
-  );
+    })();
+    const result = await runMix(uri, mix, { connections: MIX_CONNECTIONS, seconds: MIX_SECONDS });
+    mixing = false;
+    await forging;
+    delay.disable();
+    const applyP99 = percentile(slots.applyMs, 0.99);
+    console.log(
+      `heavy mix, ${MIX_CONNECTIONS} connections, ${MIX_SECONDS} s: ${result.rps.toFixed(0)} req/s ` +
+        `(${result.status503} answered 503, ${result.errors} errors), p99 ${result.p99} ms; ` +
+        `slots: ${slots.applied} applied, ${slots.missed} missed (target 0); ` +
+        `block apply p99 ${applyP99.toFixed(0)} ms; relay round-trip probe p99 ` +
+        `${result.probeP99.toFixed(1)} ms, max ${result.probeMax.toFixed(1)} ms, ` +
+        `${result.probeFailures} failed (target 0); ` +
+        `event loop delay p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms, ` +
+        `max ${(delay.max / 1e6).toFixed(0)} ms`,
+    );
+  }
 } finally {
   await kernel.stop();
   // API_BENCH_KEEP_DATABASE=1 keeps the data for EXPLAIN and friends.
