@@ -214,6 +214,10 @@ describe.skipIf(postgresSkipReason)(
       const garbage = await get('/api/transactions?cursor=not-a-cursor');
       expect(garbage.status).toBe(422);
       expect(garbage.body.message).toMatch(/"cursor"/);
+      // Wallets page by rank instead, and say so rather than ignore a cursor.
+      const wallets = await get(`/api/wallets?cursor=${cursor}`);
+      expect(wallets.status).toBe(422);
+      expect(wallets.body.message).toMatch(/"cursor" is not served here/);
     });
 
     it('answers in ARK 3.0 shape, with signatures, sender address and confirmations', async () => {

@@ -20,6 +20,8 @@ export interface IndexQueryDefinition {
   readonly defaultOrder: readonly Ordering[];
   /** Parameters removed in 3.0 (or never fields), with the message that says what to use. */
   readonly refused?: Readonly<Record<string, string>>;
+  /** Whether `cursor` (keyset paging, from `meta.next`) is served; others refuse it with 422. */
+  readonly cursor?: boolean;
   /** Parameters that are not fields of the resource, such as `address` on transactions. */
   readonly extra?: Readonly<Record<string, Joi.Schema>>;
 }
@@ -85,13 +87,20 @@ export function indexQuerySchema(definition: IndexQueryDefinition): Joi.ObjectSc
       .min(0)
       .max(1_000_000_000_000)
       .description('items to skip; wins over page'),
-    cursor: Joi.string()
-      .max(20_000)
-      .custom((raw: string, helpers) => {
-        const values = decodeCursor(raw);
-        return values ?? message(helpers, 'is not a cursor of this API (take it from meta.next)');
-      })
-      .description('the page after the item this cursor names, as meta.next carries it'),
+    cursor: definition.cursor
+      ? Joi.string()
+          .max(20_000)
+          .custom((raw: string, helpers) => {
+            const values = decodeCursor(raw);
+            return (
+              values ?? message(helpers, 'is not a cursor of this API (take it from meta.next)')
+            );
+          })
+          .description('the page after the item this cursor names, as meta.next carries it')
+      : Joi.any().forbidden().messages({
+          'any.unknown':
+            '"cursor" is not served here: page with "page" (a deep page costs what the first does)',
+        }),
     orderBy: Joi.string()
       .max(1_000)
       .custom(orderByOf(definition.catalog))

@@ -17,6 +17,7 @@ import { transactionIndex } from './transactions.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 
 export const blockIndex: IndexQueryDefinition = {
+  cursor: true,
   catalog: blockCatalog,
   defaultOrder: [{ field: 'height', direction: 'desc' }],
 };
