@@ -188,6 +188,38 @@ describe.skipIf(postgresSkipReason)(
       expect(both.body.meta.totalCount).toBe(4);
     });
 
+    it('walks an index by the cursor meta.next carries, with exact totals said to be exact', async () => {
+      const all = await get(`/api/transactions?address=${carol},${aliceAddress}`);
+      expect(all.body.meta).toMatchObject({ totalCount: 4, totalCountIsEstimate: false });
+      const walked: string[] = [];
+      let next: string | null = `/api/transactions?address=${carol},${aliceAddress}&limit=1`;
+      while (next !== null) {
+        const page = await get(next);
+        expect(page.status).toBe(200);
+        walked.push(...page.body.data.map((tx: { id: string }) => tx.id));
+        next = page.body.meta.next as string | null;
+        if (next !== null) expect(next).toMatch(/[?&]cursor=[\w-]+/);
+      }
+      expect(walked).toEqual(all.body.data.map((tx: { id: string }) => tx.id));
+      // Blocks page by cursor the same way, oldest first here.
+      const firstBlock = await get('/api/blocks?orderBy=height:asc&limit=2');
+      const nextBlocks = await get(firstBlock.body.meta.next as string);
+      expect(nextBlocks.body.data.map((b: { height: number }) => b.height)).toEqual([3]);
+      expect(nextBlocks.body.meta.next).toBeNull();
+      // A cursor of another order, or not one at all, is the client's mistake.
+      const cursor = new URL(firstBlock.body.meta.next as string, uri).searchParams.get('cursor');
+      const foreign = await get(`/api/transactions?orderBy=amount:asc&cursor=${cursor}`);
+      expect(foreign.status).toBe(422);
+      expect(foreign.body.message).toMatch(/cursor/);
+      const garbage = await get('/api/transactions?cursor=not-a-cursor');
+      expect(garbage.status).toBe(422);
+      expect(garbage.body.message).toMatch(/"cursor"/);
+      // Wallets page by rank instead, and say so rather than ignore a cursor.
+      const wallets = await get(`/api/wallets?cursor=${cursor}`);
+      expect(wallets.status).toBe(422);
+      expect(wallets.body.message).toMatch(/"cursor" is not served here/);
+    });
+
     it('answers in ARK 3.0 shape, with signatures, sender address and confirmations', async () => {
       const { body } = await get(`/api/transactions/${block2[0]?.id}`);
       expect(body.data).toMatchObject({

@@ -18,12 +18,7 @@ export async function loadRoutes(
   );
   let constant = 0;
   for (const [index, [name, path]] of routes.entries()) {
-    const result = await autocannon({
-      url: `${uri}${path}`,
-      connections,
-      duration: seconds,
-      workers: 1,
-    });
+    const result = await load(uri, path, connections, seconds);
     if (result.non2xx > 0) throw new Error(`${path}: ${result.non2xx} non-2xx answers`);
     const rps = result.requests.average;
     if (index === 0) constant = rps;
@@ -35,4 +30,207 @@ export async function loadRoutes(
       index === 0 ? '' : `${((rps / constant) * 100).toFixed(0)}% of constant`,
     );
   }
+}
+
+function load(uri: string, path: string, connections: number, seconds: number) {
+  return autocannon({ url: `${uri}${path}`, connections, duration: seconds, workers: 1 });
+}
+
+/** A route of the scale bench; the first one answers a constant (the yardstick). */
+export interface Case {
+  readonly name: string;
+  readonly path: string;
+}
+
+export interface Measured {
+  readonly rps: number;
+  readonly p99: number;
+  /** Items in one answer (`data.length`), which decides the route's target. */
+  readonly items: number;
+  /** Answers other than 2xx (503: past a time budget). */
+  readonly non2xx: number;
+}
+
+/** Each case under load, in order. */
+export async function measureRoutes(
+  uri: string,
+  cases: readonly Case[],
+  { connections, seconds }: { connections: number; seconds: number },
+): Promise<Measured[]> {
+  const measured: Measured[] = [];
+  for (const { path } of cases) {
+    const body = (await (await fetch(`${uri}${path}`)).json()) as { data: unknown };
+    const items = Array.isArray(body.data) ? body.data.length : 1;
+    const result = await load(uri, path, connections, seconds);
+    measured.push({
+      rps: result.requests.average,
+      p99: result.latency.p99,
+      items,
+      non2xx: result.non2xx,
+    });
+  }
+  return measured;
+}
+
+/**
+ * Every route beside its target, as the issue sets them for the uncached path: an answer of at
+ * most 10 items at ≥ 40 % of the constant route with p99 < 50 ms; a larger answer at ≥ 40 % of
+ * the same route served from the cache (which measures what sending those bytes costs).
+ */
+export function printAgainstTargets(
+  cases: readonly Case[],
+  uncached: readonly Measured[],
+  cached: readonly Measured[],
+): void {
+  const constant = uncached[0] as Measured;
+  const width = Math.max(...cases.map((c) => c.name.length)) + 2;
+  console.log(
+    [
+      'route'.padEnd(width),
+      'items'.padStart(5),
+      'uncached req/s'.padStart(15),
+      'p99 ms'.padStart(7),
+      'cached req/s'.padStart(13),
+      'p99 ms'.padStart(7),
+      'non-2xx'.padStart(8),
+      '  target (uncached)                     ratio   ',
+    ].join(' '),
+  );
+  for (const [index, { name }] of cases.entries()) {
+    const off = uncached[index] as Measured;
+    const on = cached[index] as Measured;
+    let verdict = 'yardstick';
+    if (index > 0) {
+      const small = off.items <= 10;
+      const ratio = small ? off.rps / constant.rps : off.rps / on.rps;
+      const met = ratio >= 0.4 && (!small || off.p99 < 50) && off.non2xx === 0;
+      verdict = small
+        ? `≥ 40% of constant, p99 < 50 ms   ${pct(ratio)}  ${met ? 'met' : 'MISSED'}`
+        : `≥ 40% of this route cached        ${pct(ratio)}  ${met ? 'met' : 'MISSED'}`;
+    }
+    console.log(
+      [
+        name.padEnd(width),
+        String(off.items).padStart(5),
+        off.rps.toFixed(0).padStart(15),
+        off.p99.toFixed(0).padStart(7),
+        on.rps.toFixed(0).padStart(13),
+        on.p99.toFixed(0).padStart(7),
+        `${off.non2xx}/${on.non2xx}`.padStart(8),
+        `  ${verdict}`,
+      ].join(' '),
+    );
+  }
+}
+
+const pct = (ratio: number) => `${(ratio * 100).toFixed(0)}%`.padStart(6);
+
+/**
+ * Follows `meta.next` from `path` to the end, one request at a time: the time per page at the
+ * start and at the end (a keyset walk costs the same at any depth), and an offset request for
+ * the last page, for comparison.
+ */
+export async function walkCursor(
+  uri: string,
+  path: string,
+): Promise<{
+  pages: number;
+  items: number;
+  ms: number;
+  firstMs: number;
+  lastMs: number;
+  offsetMs: number;
+  retries: number;
+}> {
+  const times: number[] = [];
+  let items = 0;
+  let next: string | null = path;
+  const started = performance.now();
+  let retries = 0;
+  while (next !== null) {
+    const before = performance.now();
+    const response = await fetch(`${uri}${next}`);
+    if (response.status === 503) {
+      // Busy: come back when Retry-After says, as a client should.
+      retries += 1;
+      await response.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      continue;
+    }
+    const body = (await response.json()) as {
+      data: unknown[];
+      meta: { next: string | null };
+    };
+    times.push(performance.now() - before);
+    items += body.data.length;
+    next = body.meta.next;
+  }
+  const ms = performance.now() - started;
+  const mean = (list: number[]) => list.reduce((sum, t) => sum + t, 0) / Math.max(1, list.length);
+  const before = performance.now();
+  await (await fetch(`${uri}${path}&page=${times.length}`)).json();
+  return {
+    pages: times.length,
+    items,
+    ms,
+    firstMs: mean(times.slice(0, 10)),
+    lastMs: mean(times.slice(-10)),
+    offsetMs: performance.now() - before,
+    retries,
+  };
+}
+
+/**
+ * The routes of `paths` in turn on `connections` connections for `seconds`, with a probe
+ * beside them: one request at a time to the constant route on its own connection, every 100 ms,
+ * whose round trip is what a forger asking this process would wait.
+ */
+export async function runMix(
+  uri: string,
+  paths: readonly string[],
+  { connections, seconds }: { connections: number; seconds: number },
+): Promise<{
+  rps: number;
+  p99: number;
+  status503: number;
+  errors: number;
+  probeP99: number;
+  probeMax: number;
+  probeFailures: number;
+}> {
+  let probing = true;
+  const probes: number[] = [];
+  let probeFailures = 0;
+  const probe = (async () => {
+    while (probing) {
+      const before = performance.now();
+      try {
+        await (await fetch(`${uri}/api/constant`, { signal: AbortSignal.timeout(5_000) })).json();
+        probes.push(performance.now() - before);
+      } catch {
+        // A reset or a wait past 5 s: the forger would have given up on this relay.
+        probeFailures += 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const result = await autocannon({
+    url: uri,
+    connections,
+    duration: seconds,
+    workers: 1,
+    requests: paths.map((path) => ({ method: 'GET', path })),
+  });
+  probing = false;
+  await probe;
+  const sorted = [...probes].sort((a, b) => a - b);
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    status503: result.statusCodeStats?.['503']?.count ?? 0,
+    errors: result.errors + result.timeouts,
+    probeP99: sorted[Math.floor(0.99 * (sorted.length - 1))] ?? 0,
+    probeMax: sorted.at(-1) ?? 0,
+    probeFailures,
+  };
 }

@@ -1,15 +1,22 @@
 import { asValue } from 'awilix';
 /**
- * API benchmark of the transaction index endpoints: API_BENCH_TRANSACTIONS (default 1,000,000)
- * transfers stored in PostgreSQL by the database plugin, then `/transactions?address=A,B` and
- * `/transactions?type=0&orderBy=amount:desc` under 50 concurrent connections (autocannon),
- * beside a route answering a constant. Run: npx tsx packages/api/bench/transactions.ts
+ * API benchmark at scale: API_BENCH_TRANSACTIONS (default 1,000,000) transfers stored in
+ * PostgreSQL by the database plugin and API_BENCH_WALLETS (default 100,000) wallets (200 of them
+ * delegates) in the state indexes. Under 50 connections (autocannon, API_BENCH_SECONDS each),
+ * with the response cache off then on: the six request shapes of the spec's examples,
+ * `address=A,B&limit=10` and the other routes the issue measured, each printed beside its
+ * target; then a cursor walk to the end of a busy address's history; then the heaviest mix at
+ * 100 connections for API_BENCH_MIX_SECONDS while a block is applied every slot (stored through
+ * the state plugin's DatabaseBlockStore, its wallets updated), reporting missed slots, block
+ * apply p99 and a relay round-trip probe through the same event loop.
+ * Run: npx tsx packages/api/bench/transactions.ts
  *
  * Signatures are random bytes: the API reads them back but never verifies them, and signing a
  * million transactions would only make the set-up slow.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   addressFromPublicKey,
   forgeBlock,
@@ -30,37 +37,79 @@ import { DatabaseBlockStore } from '../../state/src/blocks/database-block-store.
 import { apiPlugin } from '../src/index.js';
 import { benchLedger } from './ledger.js';
 import { cachedPerBlock } from '../src/routes/index.js';
+import { delegateRoutes } from '../src/routes/delegates.js';
 import { transactionRoutes } from '../src/routes/transactions.js';
-import { loadRoutes } from './load.js';
+import { walletRoutes } from '../src/routes/wallets.js';
+import { measureRoutes, printAgainstTargets, runMix, walkCursor, type Case } from './load.js';
 import { createTestDatabase } from '../../../test/support/postgres.js';
 
 const TRANSACTIONS = Number(process.env.API_BENCH_TRANSACTIONS ?? 1_000_000);
+const WALLETS = Number(process.env.API_BENCH_WALLETS ?? 100_000);
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
+const MIX_SECONDS = Number(process.env.API_BENCH_MIX_SECONDS ?? 60);
+const SLOT_MS = Number(process.env.API_BENCH_SLOT_MS ?? 8_000);
+/** Measurement runs over the one chain the set-up stores (the set-up takes longest). */
+const RUNS = Number(process.env.API_BENCH_RUNS ?? 1);
 const CONNECTIONS = 50;
+const MIX_CONNECTIONS = 100;
 const SENDERS = 1_000;
-const RECIPIENTS = 100_000;
+const DELEGATES = 200;
+/** One transfer in this many is sent by sender 0: a busy address for the cursor walk. */
+const BUSY_SHARE = 10;
 
 const config = loadNetworkConfig(join(import.meta.dirname, '../../cli/networks/testnet/crypto'));
 const milestones = new Milestones(config.milestones);
 const milestone = milestones.at(2);
 const { pubKeyHash } = config.network;
-const senders = Array.from({ length: SENDERS }, (_, i) => keysFromPassphrase(`api sender ${i}`));
-const recipients = Array.from({ length: RECIPIENTS }, (_, i) =>
-  addressFromPublicKey(keysFromPassphrase(`api recipient ${i}`).publicKey, pubKeyHash),
+const keysOf = (label: string) => keysFromPassphrase(label);
+const senders = Array.from({ length: SENDERS }, (_, i) => keysOf(`api sender ${i}`));
+const senderAddresses = senders.map((keys) => addressFromPublicKey(keys.publicKey, pubKeyHash));
+const recipients = Array.from({ length: WALLETS }, (_, i) =>
+  addressFromPublicKey(keysOf(`api recipient ${i}`).publicKey, pubKeyHash),
 );
+
+let seed = 7;
+const random = () => {
+  seed = (seed * 16807) % 2147483647;
+  return seed / 2147483647;
+};
+const delegateKey = (n: number) => `02${n.toString(16).padStart(64, '0')}`;
 const wallets = new WalletRepository();
-wallets.load(
-  senders.map((keys) => ({
-    address: addressFromPublicKey(keys.publicKey, pubKeyHash),
+wallets.load([
+  ...senders.map((keys, i) => ({
+    address: senderAddresses[i] as string,
     publicKey: keys.publicKey.toString('hex'),
     balance: 10n ** 15n,
   })),
-);
+  ...recipients.map((address, n) => ({
+    address,
+    // The first DELEGATES recipients are delegates, known by a (made-up) public key.
+    ...(n < DELEGATES && { publicKey: delegateKey(n) }),
+    balance: BigInt(Math.floor(random() * 1e9)) * 1000n,
+    nonce: BigInt(n % 17),
+    attributes: {
+      ...(random() < 0.3 && { vote: delegateKey(Math.floor(random() * DELEGATES)) }),
+      ...(n < DELEGATES && {
+        delegate: {
+          username: `delegate_${n}`,
+          voteBalance: BigInt(Math.floor(random() * 1e9)) * 100_000n,
+          forgedFees: 0n,
+          forgedRewards: BigInt(n) * 200_000_000n,
+          producedBlocks: n,
+          rank: n + 1,
+          ...(n % 50 === 49 && { resigned: true }),
+        },
+      }),
+    },
+  })),
+]);
+
 let height = 1;
+let lastBlockId = 'none';
 let cached = false;
 const ledger = benchLedger(wallets, {
-  // Undefined turns the response cache off (see the two passes below).
-  tip: () => (cached ? `block ${height}` : undefined),
+  // Undefined turns the response cache off (see the passes below).
+  tip: () => (cached ? lastBlockId : undefined),
   chainContext: () => ({
     height,
     epochStart: milestone.epoch,
@@ -76,12 +125,14 @@ const routes: Plugin<object> = {
     // Where the API plugin reads the chain tip, as the state plugin registers it.
     container.register({ apiLedger: asValue(ledger) });
     container.cradle.apiRoutes.add(
-      ...cachedPerBlock(
-        transactionRoutes({
+      ...cachedPerBlock([
+        ...transactionRoutes({
           ledger: () => ledger,
           transactions: () => container.cradle.transactionQuery,
         }),
-      ),
+        ...walletRoutes(() => ledger),
+        ...delegateRoutes(() => ledger),
+      ]),
       { method: 'GET', path: '/api/constant', handler: () => ({ data: { ok: true } }) },
     );
   },
@@ -104,17 +155,18 @@ try {
     blockStorage: kernel.cradle.blockStorage,
   });
   const nonces = new Array<bigint>(SENDERS).fill(0n);
-  const generator = keysFromPassphrase('api bench generator');
+  const generator = keysOf('api bench generator');
   let previous: BlockData<TransactionData> | undefined;
-  const started = performance.now();
-  for (let made = 0; made < TRANSACTIONS;) {
-    const count = Math.min(milestone.block.maxTransactions, TRANSACTIONS - made);
-    const transactions = Array.from({ length: count }, (_, i) => {
-      const n = made + i;
-      const sender = n % SENDERS;
+  let made = 0;
+  /** The next `count` transfers, in the bench's fixed pattern. */
+  const nextTransfers = (count: number) =>
+    Array.from({ length: count }, () => {
+      const n = made;
+      made += 1;
+      const sender = n % BUSY_SHARE === 0 ? 0 : n % SENDERS;
       nonces[sender] = (nonces[sender] as bigint) + 1n;
       const data = transfer({ network: pubKeyHash, milestone })
-        .recipientId(recipients[(n * 31) % RECIPIENTS] as string)
+        .recipientId(recipients[(n * 31) % WALLETS] as string)
         .amount(1 + ((n * 7919) % 1_000_000))
         .nonce(nonces[sender] as bigint)
         .senderPublicKey((senders[sender] as { publicKey: Buffer }).publicKey.toString('hex'))
@@ -122,6 +174,7 @@ try {
       const signed = { ...data, signature: randomBytes(64).toString('hex') };
       return { ...signed, id: transactionId(signed) };
     });
+  const forgeNext = (transactions: TransactionData[]) => {
     const block = forgeBlock({
       transactions,
       ...(previous && { previousBlock: previous }),
@@ -129,34 +182,131 @@ try {
       keys: generator,
       milestones,
     });
-    await store.save(block);
     previous = block;
+    return block;
+  };
+  const started = performance.now();
+  while (made < TRANSACTIONS) {
+    const block = forgeNext(
+      nextTransfers(Math.min(milestone.block.maxTransactions, TRANSACTIONS - made)),
+    );
+    await store.save(block);
     height = block.height;
-    made += count;
+    lastBlockId = block.id;
   }
   // What the running node's refresher does within a minute of such growth.
   await kernel.cradle.statisticsRefresher.check();
   console.log(
-    `${TRANSACTIONS} transfers stored in ${height} blocks ` +
+    `${TRANSACTIONS} transfers stored in ${height} blocks, ${wallets.size} wallets ` +
       `(${((performance.now() - started) / 1000).toFixed(0)} s); ` +
-      `${CONNECTIONS} connections, ${SECONDS} s each`,
+      `${CONNECTIONS} connections, ${SECONDS} s per route and pass`,
   );
 
   const uri = kernel.cradle.apiServer.server.info.uri;
-  const [a, b] = [senders[3], senders[500]].map((keys) =>
-    addressFromPublicKey((keys as { publicKey: Buffer }).publicKey, pubKeyHash),
-  );
-  const cases: [string, string][] = [
-    ['constant', '/api/constant'],
-    ['transactions?address=A,B', `/api/transactions?address=${a},${b}`],
-    ['transactions type=0 by amount', '/api/transactions?type=0&orderBy=amount:desc'],
-    ['transactions?address=A,B limit 10', `/api/transactions?address=${a},${b}&limit=10`],
+  const [a, b] = [senderAddresses[3], senderAddresses[500]];
+  const busy = senderAddresses[0] as string;
+  const cases: Case[] = [
+    { name: 'constant', path: '/api/constant' },
+    { name: 'delegates?isResigned=false (100)', path: '/api/delegates?isResigned=false' },
+    { name: 'delegates?blocks.produced=42', path: '/api/delegates?blocks.produced=42' },
+    {
+      name: 'delegates?username=a,b&isResigned=false',
+      path: '/api/delegates?username=delegate_3,delegate_7&isResigned=false',
+    },
+    { name: 'delegates?orderBy=rank:desc (100)', path: '/api/delegates?orderBy=rank:desc' },
+    {
+      name: 'wallets?attributes.delegate.username=x',
+      path: '/api/wallets?attributes.delegate.username=delegate_42',
+    },
+    { name: 'transactions?address=A,B (100)', path: `/api/transactions?address=${a},${b}` },
+    {
+      name: 'transactions?address=A,B&limit=10',
+      path: `/api/transactions?address=${a},${b}&limit=10`,
+    },
+    {
+      name: 'transactions type=0 by amount (100)',
+      path: '/api/transactions?type=0&orderBy=amount:desc',
+    },
+    {
+      name: 'wallets by balance, page 50 (100)',
+      path: '/api/wallets?orderBy=balance:desc&page=50',
+    },
   ];
-  console.log('every request computed (response cache off):');
-  await loadRoutes(uri, cases, { connections: CONNECTIONS, seconds: SECONDS, nameWidth: 36 });
-  cached = true;
-  console.log('repeated requests at one chain tip (response cache on, as a node runs):');
-  await loadRoutes(uri, cases, { connections: CONNECTIONS, seconds: SECONDS, nameWidth: 36 });
+  const options = { connections: CONNECTIONS, seconds: SECONDS };
+  for (let run = 1; run <= RUNS; run += 1) {
+    if (RUNS > 1) console.log(`--- run ${run} of ${RUNS} over the same chain ---`);
+    // Warm-up: compiled code paths, the database's buffers, a settled heap after the set-up.
+    await measureRoutes(uri, cases, { connections: 10, seconds: 1 });
+    console.log('every request computed (response cache off) ...');
+    const uncached = await measureRoutes(uri, cases, options);
+    cached = true;
+    console.log('repeated requests at one chain tip (response cache on) ...');
+    const fromCache = await measureRoutes(uri, cases, options);
+    cached = false;
+    printAgainstTargets(cases, uncached, fromCache);
+
+    const walk = await walkCursor(uri, `/api/transactions?address=${busy}&limit=100`);
+    console.log(
+      `cursor walk over ${busy}'s ${walk.items} transactions: ${walk.pages} pages in ` +
+        `${(walk.ms / 1000).toFixed(1)} s; first 10 pages ${walk.firstMs.toFixed(1)} ms/page, ` +
+        `last 10 ${walk.lastMs.toFixed(1)} ms/page (${(walk.lastMs / walk.firstMs).toFixed(2)}x, ` +
+        `target ≤ 2x); offset page ${walk.pages - 1}: ${walk.offsetMs.toFixed(1)} ms; ` +
+        `${walk.retries} pages retried after 503`,
+    );
+
+    // The heaviest mix: broad wallet range filters, totals over large sets, deep pages.
+    const mix = [
+      '/api/wallets?balance.from=1000&balance.to=900000000000&nonce.from=3',
+      '/api/wallets?balance.from=1000&nonce.from=2&nonce.to=15&page=20',
+      '/api/transactions?amount.from=1000',
+      '/api/transactions?amount.from=10&amount.to=900000&orderBy=fee:asc',
+      `/api/transactions?page=${Math.floor(TRANSACTIONS / 100) - 1}`,
+      '/api/wallets?orderBy=balance:asc&page=900',
+    ];
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const slots = { applied: 0, missed: 0, applyMs: [] as number[] };
+    let mixing = true;
+    const forging = (async () => {
+      while (mixing) {
+        const slotStart = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, SLOT_MS));
+        if (!mixing) break;
+        const applyStart = performance.now();
+        const transactions = nextTransfers(50);
+        const block = forgeNext(transactions);
+        await store.save(block);
+        for (const tx of transactions) {
+          wallets.update(tx.recipientId as string, (wallet) => ({
+            balance: wallet.balance + tx.amount,
+          }));
+        }
+        height = block.height;
+        lastBlockId = block.id;
+        const done = performance.now();
+        slots.applyMs.push(done - applyStart);
+        slots.applied += 1;
+        // Missed: the block was not applied within half a slot of the slot's start (a timer
+        // firing late, a busy event loop, counts as much as a slow write).
+        if (done - slotStart - SLOT_MS > SLOT_MS / 2) slots.missed += 1;
+      }
+    })();
+    const result = await runMix(uri, mix, { connections: MIX_CONNECTIONS, seconds: MIX_SECONDS });
+    mixing = false;
+    await forging;
+    delay.disable();
+    const applyP99 = percentile(slots.applyMs, 0.99);
+    console.log(
+      `heavy mix, ${MIX_CONNECTIONS} connections, ${MIX_SECONDS} s: ${result.rps.toFixed(0)} req/s ` +
+        `(${result.status503} answered 503, ${result.errors} errors), p99 ${result.p99} ms; ` +
+        `slots: ${slots.applied} applied, ${slots.missed} missed (target 0); ` +
+        `block apply p99 ${applyP99.toFixed(0)} ms; relay round-trip probe p99 ` +
+        `${result.probeP99.toFixed(1)} ms, max ${result.probeMax.toFixed(1)} ms, ` +
+        `${result.probeFailures} failed (target 0); ` +
+        `event loop delay p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms, ` +
+        `max ${(delay.max / 1e6).toFixed(0)} ms`,
+    );
+  }
 } finally {
   await kernel.stop();
   // API_BENCH_KEEP_DATABASE=1 keeps the data for EXPLAIN and friends.
@@ -165,4 +315,10 @@ try {
   } else {
     await database.drop();
   }
+}
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }

@@ -12,6 +12,8 @@ export interface ApiOptions {
     readonly whitelist: readonly string[];
   };
   readonly cors: boolean;
+  /** A request still unanswered after this long gets 503 with Retry-After. */
+  readonly timeBudgetMs: number;
   /** Responses of the routes that read only the chain, kept until the next block. */
   readonly cache: {
     readonly enabled: boolean;
@@ -40,6 +42,7 @@ export const apiConfigSchema = Joi.object<ApiOptions>({
     whitelist: Joi.array().items(Joi.string().ip()).default(['127.0.0.1', '::1']),
   }).default(),
   cors: Joi.boolean().default(true),
+  timeBudgetMs: Joi.number().integer().min(10).default(5_000),
   cache: Joi.object({
     enabled: Joi.boolean().default(true),
     maxMegabytes: Joi.number().min(1).max(4096).default(64),

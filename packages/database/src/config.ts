@@ -32,6 +32,11 @@ export interface DatabaseOptions {
   readonly integrityCheck: boolean;
   /** How often to check whether the planner's statistics need refreshing; 0: never. */
   readonly statisticsIntervalMs: number;
+  /**
+   * The longest an API search (a page and its total) may run in the database before it is
+   * cancelled and the request answered 503 with Retry-After.
+   */
+  readonly searchTimeoutMs: number;
 }
 
 export const databaseConfigSchema = Joi.object<DatabaseOptions>({
@@ -54,6 +59,7 @@ export const databaseConfigSchema = Joi.object<DatabaseOptions>({
   healthCheckIntervalMs: Joi.number().integer().min(100).default(5_000),
   integrityCheck: Joi.boolean().default(true),
   statisticsIntervalMs: Joi.number().integer().min(0).default(60_000),
+  searchTimeoutMs: Joi.number().integer().min(10).default(2_000),
 });
 
 export const databaseEnvironment = {

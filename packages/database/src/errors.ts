@@ -33,3 +33,13 @@ export class MigrationError extends KernelError {
     super('ERR_DB_MIGRATION', message, options);
   }
 }
+
+/**
+ * A search ran past its time budget and was cancelled: the node is busy, not broken; the API
+ * answers 503 with Retry-After.
+ */
+export class SearchTimeoutError extends KernelError {
+  constructor(readonly timeoutMs: number) {
+    super('ERR_DB_SEARCH_TIMEOUT', `The search took longer than its budget of ${timeoutMs} ms`);
+  }
+}

@@ -42,8 +42,12 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
       roundStorage: asClass(RoundStorage).singleton(),
       peerStorage: asClass(PeerStorage).singleton(),
       poolStorage: asClass(PoolStorage).singleton(),
-      transactionQuery: asClass(TransactionQuery).singleton(),
-      blockQuery: asClass(BlockQuery).singleton(),
+      transactionQuery: asClass(TransactionQuery)
+        .singleton()
+        .inject(() => ({ databaseOptions: options })),
+      blockQuery: asClass(BlockQuery)
+        .singleton()
+        .inject(() => ({ databaseOptions: options })),
       statisticsRefresher: asClass(StatisticsRefresher)
         .singleton()
         .inject(() => ({ logger, intervalMs: options.statisticsIntervalMs })),

@@ -12,8 +12,10 @@ export interface WalletSearch {
 
 export interface WalletSearchPage {
   readonly results: readonly WalletView[];
-  /** Exact number of matches. */
+  /** Number of matches: exact unless `totalCountIsEstimate`. */
   readonly totalCount: number;
+  /** True when an exact count would have visited more wallets than its budget. */
+  readonly totalCountIsEstimate?: boolean;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type FieldType,
   type FieldValue,
 } from './fields.js';
+import { decodeCursor, type CursorValues } from '../pagination/cursor.js';
 import { ownEntry } from './own-entry.js';
 import type { FieldCondition, Ordering, ResourceQuery } from './resource-query.js';
 
@@ -19,6 +20,8 @@ export interface IndexQueryDefinition {
   readonly defaultOrder: readonly Ordering[];
   /** Parameters removed in 3.0 (or never fields), with the message that says what to use. */
   readonly refused?: Readonly<Record<string, string>>;
+  /** Whether `cursor` (keyset paging, from `meta.next`) is served; others refuse it with 422. */
+  readonly cursor?: boolean;
   /** Parameters that are not fields of the resource, such as `address` on transactions. */
   readonly extra?: Readonly<Record<string, Joi.Schema>>;
 }
@@ -84,6 +87,20 @@ export function indexQuerySchema(definition: IndexQueryDefinition): Joi.ObjectSc
       .min(0)
       .max(1_000_000_000_000)
       .description('items to skip; wins over page'),
+    cursor: definition.cursor
+      ? Joi.string()
+          .max(20_000)
+          .custom((raw: string, helpers) => {
+            const values = decodeCursor(raw);
+            return (
+              values ?? message(helpers, 'is not a cursor of this API (take it from meta.next)')
+            );
+          })
+          .description('the page after the item this cursor names, as meta.next carries it')
+      : Joi.any().forbidden().messages({
+          'any.unknown':
+            '"cursor" is not served here: page with "page" (a deep page costs what the first does)',
+        }),
     orderBy: Joi.string()
       .max(1_000)
       .custom(orderByOf(definition.catalog))
@@ -138,11 +155,13 @@ export function toResourceQuery(
   const limit = query.limit as number;
   const offset = (query.offset as number | undefined) ?? ((query.page as number) - 1) * limit;
   const ordering = (query.orderBy as Ordering[] | undefined) ?? definition.defaultOrder;
+  const after = query.cursor as CursorValues | undefined;
   return {
     conditions,
     orderBy: ordering,
     offset,
     limit,
     page: Math.floor(offset / limit) + 1,
+    ...(after !== undefined && { after }),
   };
 }

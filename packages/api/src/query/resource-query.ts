@@ -1,3 +1,4 @@
+import type { CursorValues } from '../pagination/cursor.js';
 import type { FieldValue } from './fields.js';
 
 /** A condition on one field: any of `values` (OR), or within `from`..`to` (inclusive). */
@@ -17,7 +18,8 @@ export interface Ordering {
 
 /**
  * What an index request asks for, typed and validated: every condition must hold (AND),
- * results in `orderBy` order, the page given by offset and limit.
+ * results in `orderBy` order, the page given by offset and limit, or by `after` (a cursor's
+ * values) and limit; `page` then only numbers it.
  */
 export interface ResourceQuery {
   readonly conditions: readonly FieldCondition[];
@@ -25,4 +27,5 @@ export interface ResourceQuery {
   readonly offset: number;
   readonly limit: number;
   readonly page: number;
+  readonly after?: CursorValues;
 }

@@ -17,6 +17,7 @@ import { transactionIndex } from './transactions.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 
 export const blockIndex: IndexQueryDefinition = {
+  cursor: true,
   catalog: blockCatalog,
   defaultOrder: [{ field: 'height', direction: 'desc' }],
 };
@@ -108,6 +109,7 @@ export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
           query,
           request.path,
           request.url.searchParams,
+          { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
         );
       },
     },
@@ -145,6 +147,7 @@ export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
             query,
             request.path,
             request.url.searchParams,
+            { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
           );
         },
       },

@@ -48,7 +48,9 @@ export function toSearchQuery(query: ResourceQuery, context: SearchContext): Sea
     ...(all.length > 0 && { criteria: { and: all } }),
     orderBy,
     limit: query.limit,
-    offset: query.offset,
+    // A cursor gives the position; `page` then only numbers the page.
+    offset: query.after ? 0 : query.offset,
+    ...(query.after && { after: query.after }),
   };
 }
 

@@ -21,6 +21,7 @@ import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 const ADDRESS_LIST = /^[1-9A-HJ-NP-Za-km-z]{25,35}(,[1-9A-HJ-NP-Za-km-z]{25,35}){0,99}$/;
 
 export const transactionIndex: IndexQueryDefinition = {
+  cursor: true,
   catalog: transactionCatalog,
   defaultOrder: [{ field: 'timestamp.epoch', direction: 'desc' }],
   refused: {
@@ -68,6 +69,7 @@ export async function transactionPage(
     query,
     request.path,
     request.url.searchParams,
+    { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
   );
 }
 

@@ -43,6 +43,7 @@ export function walletRoutes(ledger: () => LedgerReader): ServerRoute[] {
           query,
           path,
           request.url.searchParams,
+          { totalCountIsEstimate: page.totalCountIsEstimate === true },
         );
       },
     },

@@ -21,23 +21,39 @@ const paletteRoutes: Plugin<object> = {
   name: 'palette',
   dependsOn: { required: ['api'] },
   register: ({ container }) =>
-    container.cradle.apiRoutes.add({
-      method: 'GET',
-      path: '/api/colours',
-      options: {
-        description: 'Colours, filtered by any field',
-        validate: { query: indexQuerySchema(colours) },
+    container.cradle.apiRoutes.add(
+      {
+        method: 'GET',
+        path: '/api/slow',
+        handler: () => new Promise((resolve) => setTimeout(() => resolve({ data: 'late' }), 300)),
       },
-      handler: (request) => {
-        const query = toResourceQuery(request.query, colours);
-        const names = query.conditions.find((condition) => condition.field === 'name');
-        const matching = palette.filter(
-          (colour) => !names || (names.kind === 'in' && names.values.includes(colour.name)),
-        );
-        const page = matching.slice(query.offset, query.offset + query.limit);
-        return pageOf(page, matching.length, query, '/api/colours', request.url.searchParams);
+      {
+        method: 'GET',
+        path: '/api/search-timeout',
+        handler: () => {
+          throw Object.assign(new Error('The search took longer than its budget of 10 ms'), {
+            code: 'ERR_DB_SEARCH_TIMEOUT',
+          });
+        },
       },
-    }),
+      {
+        method: 'GET',
+        path: '/api/colours',
+        options: {
+          description: 'Colours, filtered by any field',
+          validate: { query: indexQuerySchema(colours) },
+        },
+        handler: (request) => {
+          const query = toResourceQuery(request.query, colours);
+          const names = query.conditions.find((condition) => condition.field === 'name');
+          const matching = palette.filter(
+            (colour) => !names || (names.kind === 'in' && names.values.includes(colour.name)),
+          );
+          const page = matching.slice(query.offset, query.offset + query.limit);
+          return pageOf(page, matching.length, query, '/api/colours', request.url.searchParams);
+        },
+      },
+    ),
 };
 
 // Response bodies are inspected field by field; their shape is what the assertions check.
@@ -144,6 +160,17 @@ describe('the API server', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+
+  it('answers 503 with Retry-After past the time budget, and to a search the database cancelled', async () => {
+    const uri = await start({ timeBudgetMs: 50 });
+    const slow = await fetch(`${uri}/api/slow`);
+    expect(slow.status).toBe(503);
+    expect(slow.headers.get('retry-after')).toBe('1');
+    const cancelled = await fetch(`${uri}/api/search-timeout`);
+    expect(cancelled.status).toBe(503);
+    expect(cancelled.headers.get('retry-after')).toBe('1');
+    expect((await readJson(cancelled)).message).toMatch(/budget of 10 ms/);
   });
 
   it('does not limit a whitelisted address (loopback by default)', async () => {

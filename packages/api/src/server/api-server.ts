@@ -53,6 +53,8 @@ export class ApiServer {
           ? { origin: ['*'], additionalExposedHeaders: ['X-Block-Height'] }
           : false,
         validate: { failAction: rejectInput },
+        // Past the budget hapi answers 503 (the database cancels its part on its own budget).
+        timeout: { server: apiOptions.timeBudgetMs },
       },
       router: { stripTrailingSlash: true },
     });
@@ -111,6 +113,8 @@ export class ApiServer {
       // A 500 is a fault to fix; a deliberate 503 (a plugin this node does not run, the
       // database away) explains itself to the client and is no error of this node.
       const { statusCode } = response.output;
+      // Busy, not broken: the client may come back shortly.
+      if (statusCode === 503) response.output.headers['Retry-After'] ??= '1';
       if (statusCode === 500) {
         this.deps.logger.error(
           { err: response, method: request.method, path: request.path },
@@ -158,12 +162,17 @@ export class ApiServer {
 /**
  * Errors of other plugins that are not server faults: criteria the database or the wallet
  * indexes refuse are the client's (422); a database that does not answer is a temporary
- * outage (503).
+ * outage (503), and so is a search past its time budget (503 with Retry-After).
  */
 function translateDomainError(error: Boom.Boom): Boom.Boom | undefined {
   const code = (error as Boom.Boom & { code?: unknown }).code;
   if (code === 'ERR_DB_CRITERIA' || code === 'ERR_WALLET_QUERY') return Boom.badData(error.message);
   if (code === 'ERR_DATABASE') return Boom.serverUnavailable(error.message);
+  if (code === 'ERR_DB_SEARCH_TIMEOUT') {
+    const busy = Boom.serverUnavailable(error.message);
+    busy.output.headers['Retry-After'] = '1';
+    return busy;
+  }
   return undefined;
 }
 

@@ -61,7 +61,9 @@ export class StatisticsRefresher {
       const grown = height - this.analyzedAtHeight;
       if (grown < Math.max(100, this.analyzedAtHeight / 2)) return;
       const started = performance.now();
-      await database.manager.query('VACUUM (ANALYZE) blocks, transactions, rounds');
+      await database.manager.query(
+        'VACUUM (ANALYZE) blocks, transactions, transaction_parties, party_totals, rounds',
+      );
       this.analyzedAtHeight = height;
       logger.debug(
         { height, ms: Math.round(performance.now() - started) },

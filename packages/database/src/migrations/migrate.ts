@@ -2,6 +2,7 @@ import type { Logger } from '@lni/kernel';
 import type { DatabaseConnection } from '../connection/database.js';
 import { MigrationError } from '../errors.js';
 import { upgradeLegacyDatabase, type UpgradeProgress } from '../upgrade/legacy-upgrade.js';
+import { withMigrationLogger } from './migration-logger.js';
 import { detectSchemaState } from './schema-state.js';
 
 export interface MigrateOptions {
@@ -51,7 +52,9 @@ export async function migrateDatabase(
   const applied = await applySchemaMigrations(database, logger);
   if (upgradedRows !== undefined) {
     // A freshly filled table has no visibility map yet: without it every count reads the heap.
-    await database.dataSource.query('VACUUM ANALYZE blocks, transactions');
+    await database.dataSource.query(
+      'VACUUM ANALYZE blocks, transactions, transaction_parties, party_totals',
+    );
     logger.info('Upgraded tables vacuumed and analysed');
   }
   return upgradedRows === undefined ? { applied } : { upgradedRows, applied };
@@ -67,7 +70,9 @@ export async function applySchemaMigrations(
       `The database (${database.description}) holds a 2.7 chain: stop the node and run "kernel db:migrate" to upgrade it first`,
     );
   }
-  const applied = await database.dataSource.runMigrations({ transaction: 'each' });
+  const applied = await withMigrationLogger(logger, () =>
+    database.dataSource.runMigrations({ transaction: 'each' }),
+  );
   for (const migration of applied) {
     logger.info({ migration: migration.name }, 'Migration applied');
   }

@@ -34,10 +34,19 @@ export interface SearchQuery {
   readonly orderBy?: readonly OrderBy[];
   readonly limit: number;
   readonly offset: number;
+  /**
+   * Keyset paging: the order values of the last row of the previous page (`SearchPage.next`);
+   * the page starts after that row, at `offset` from there (0 normally).
+   */
+  readonly after?: readonly Scalar[];
 }
 
-/** One page of results and the exact number of rows matching the criteria. */
+/** One page of results and the number of rows matching the criteria. */
 export interface SearchPage<T> {
   readonly results: T[];
   readonly totalCount: number;
+  /** True when `totalCount` is an estimate: an exact count would have exceeded its budget. */
+  readonly totalCountIsEstimate?: boolean;
+  /** The order values of the last result, to pass as `after` for the next page. */
+  readonly next?: readonly Scalar[];
 }

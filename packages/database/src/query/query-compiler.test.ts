@@ -30,11 +30,12 @@ describe('compileSearch', () => {
     );
     expect(compiled.params[0]).toBe(HOSTILE);
     expect(compiled.params.slice(-2)).toEqual([10, 20]);
-    expect(compiled.count.sql).toBe(
-      `SELECT count(*) AS count FROM transactions WHERE ${compiled.where}`,
-    );
-    // The order binds one parameter (the asset path), the page two.
-    expect(compiled.count.params).toEqual(compiled.params.slice(0, -3));
+    // Counted within the budget; the order binds one parameter (the asset path), the page two.
+    expect(compiled.count).toEqual({
+      kind: 'bounded',
+      where: compiled.where,
+      params: compiled.params.slice(0, -3),
+    });
   });
 
   it('counts from the kept totals when the criteria touch only their grouped fields', () => {
@@ -53,15 +54,16 @@ describe('compileSearch', () => {
       limit: 10,
       offset: 0,
     });
-    expect(byType.count.sql).toBe(
+    expect(byType.count).toMatchObject({ kind: 'sum' });
+    expect((byType.count as { sql: string }).sql).toBe(
       'SELECT coalesce(sum(count), 0) AS count FROM transaction_totals WHERE ' +
         '(type_group = $1::integer AND ((type = ANY($2::smallint[])) OR ' +
         '(type >= $3::smallint AND type <= $4::smallint)))',
     );
-    expect(byType.count.params).toEqual([1, [0, 6], 8, 10]);
-    expect(compileSearch(blocksTable, { limit: 1, offset: 0 }).count.sql).toBe(
-      'SELECT coalesce(sum(count), 0) AS count FROM block_totals WHERE TRUE',
-    );
+    expect((byType.count as { params: unknown[] }).params).toEqual([1, [0, 6], 8, 10]);
+    expect(compileSearch(blocksTable, { limit: 1, offset: 0 }).count).toMatchObject({
+      sql: 'SELECT coalesce(sum(count), 0) AS count FROM block_totals WHERE TRUE',
+    });
     const byAmount = compileSearch(transactionsTable, {
       criteria: {
         and: [
@@ -72,7 +74,82 @@ describe('compileSearch', () => {
       limit: 10,
       offset: 0,
     });
-    expect(byAmount.count.sql).toMatch(/^SELECT count\(\*\) AS count FROM transactions WHERE/);
+    expect(byAmount.count.kind).toBe('bounded');
+  });
+
+  it('counts and pages addresses, senders and recipients through the party index', () => {
+    const addresses = compileSearch(transactionsTable, {
+      criteria: {
+        and: [
+          {
+            or: [{ address: 'A1', senderPublicKeys: ['02aa'] }, { address: 'B2' }],
+          },
+        ],
+      },
+      orderBy: [{ field: 'timestamp', direction: 'desc' }],
+      limit: 10,
+      offset: 0,
+    });
+    const terms = [
+      { party: 'A1', roles: 0b111 },
+      { party: '02aa', roles: 0b111 },
+      { party: 'B2', roles: 0b111 },
+    ];
+    expect(addresses.count).toEqual({ kind: 'parties', terms });
+    expect(addresses.partyPage).toEqual({ terms, direction: 'DESC' });
+    const received = compileSearch(transactionsTable, {
+      criteria: {
+        or: [
+          { field: 'recipientId', eq: 'A1' },
+          { field: 'asset.payments.recipientId', eq: 'A1' },
+        ],
+      },
+      orderBy: [{ field: 'amount', direction: 'desc' }],
+      limit: 10,
+      offset: 0,
+    });
+    // Counted per role; another order than the chain's sorts the matches instead.
+    expect(received.count).toEqual({ kind: 'parties', terms: [{ party: 'A1', roles: 0b110 }] });
+    expect(received.partyPage).toBeUndefined();
+    const withType = compileSearch(transactionsTable, {
+      criteria: { and: [{ address: 'A1' }, { field: 'type', eq: 0 }] },
+      limit: 10,
+      offset: 0,
+    });
+    expect(withType.count.kind).toBe('bounded');
+    expect(withType.where).toMatch(
+      /\(block_height, sequence\) IN \(SELECT block_height, sequence FROM transaction_parties/,
+    );
+  });
+
+  it('pages after a cursor: a row comparison in the chain order, term by term otherwise', () => {
+    const chain = compileSearch(transactionsTable, {
+      orderBy: [{ field: 'timestamp', direction: 'desc' }],
+      after: [80, 10, 3],
+      limit: 10,
+      offset: 0,
+    });
+    expect(chain.where).toBe(
+      'TRUE AND ("timestamp", block_height, sequence) < ($1::integer, $2::integer, $3::smallint)',
+    );
+    expect(chain.params.slice(0, 3)).toEqual([80, 10, 3]);
+    const byRecipient = compileSearch(transactionsTable, {
+      orderBy: [{ field: 'recipientId', direction: 'asc' }],
+      after: [null, 10, 3],
+      limit: 10,
+      offset: 0,
+    });
+    // NULLs come last ascending: after a NULL recipient only NULLs further on.
+    expect(byRecipient.params.slice(0, 4)).toEqual([3, 3, 10, 10]);
+    expect(byRecipient.where).toBe(
+      'TRUE AND (FALSE OR (recipient_id IS NULL AND ((block_height > $3::integer) OR ' +
+        '(block_height = $4::integer AND ((sequence > $1::smallint) OR (sequence = $2::smallint AND FALSE))))))',
+    );
+    const refuse = (after: unknown[]) => () =>
+      compileSearch(transactionsTable, { after: after as never, limit: 10, offset: 0 });
+    expect(refuse([1])).toThrow(/"cursor"/);
+    expect(refuse(['x', 1])).toThrow(/"cursor"/);
+    expect(refuse([null, 1])).toThrow(/"cursor"/);
   });
 
   it('orders by the given fields, then by a unique key so pages never overlap', () => {

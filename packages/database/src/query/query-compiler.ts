@@ -1,26 +1,57 @@
 import { QueryCriteriaError } from '../errors.js';
 import { assetPath, assetValue, containmentDocuments } from './asset-path.js';
 import type { Criteria, OrderBy, Scalar, SearchQuery } from './criteria.js';
-import type { ColumnSpec, TableSpec } from './table-specs.js';
-import { checkText, columnValue, numericValue } from './values.js';
+import { partyKeysSql, partyTerms, type PartyTerm } from './parties.js';
+import type { ColumnSpec, ColumnType, TableSpec } from './table-specs.js';
+import { columnValue, numericValue } from './values.js';
+
+/**
+ * How the total of a search is found: `sum` reads kept totals (exact, a few rows), `parties`
+ * the per-party totals (exact within the overlap budget), `bounded` counts matching rows up to a
+ * budget and answers the planner's estimate beyond it.
+ */
+export type CountPlan =
+  | { readonly kind: 'sum'; readonly sql: string; readonly params: unknown[] }
+  | { readonly kind: 'parties'; readonly terms: readonly PartyTerm[] }
+  | { readonly kind: 'bounded'; readonly where: string; readonly params: unknown[] };
+
+/** One term of the ORDER BY, and how to read its value from a result row (for cursors). */
+export interface OrderTerm {
+  readonly expression: string;
+  readonly direction: 'ASC' | 'DESC';
+  /** The column (as `pg` names it in a row) or the asset path the term reads. */
+  readonly source: { readonly column: string } | { readonly assetPath: readonly string[] };
+  /** How a cursor value is bound for comparison with the term. */
+  readonly cast: string;
+  readonly nullable: boolean;
+}
 
 /** SQL text built only from the table spec; every caller value travels in `params`. */
 export interface CompiledQuery {
   readonly where: string;
   readonly orderBy: string;
+  readonly orderTerms: readonly OrderTerm[];
   readonly params: unknown[];
   /** Placeholders of limit and offset, appended after the filter parameters. */
   readonly limitOffset: string;
-  /** The exact number of matching rows, from the kept totals where the criteria allow it. */
-  readonly count: { readonly sql: string; readonly params: unknown[] };
+  readonly count: CountPlan;
   /**
    * Whether to find the matching rows before ordering them: criteria naming an address match
-   * its few transactions, which the indexes of sender, recipient and payments find at once, but
-   * PostgreSQL underrates the cost of testing the criteria row by row and rather walks an
-   * ordered index through the whole table (2,000 matches among 1,000,000: 62 ms instead of 5).
-   * The exact count visits every match anyway, so this never costs more than the count.
+   * its few transactions, which the party index finds at once, but PostgreSQL underrates the
+   * cost of testing the criteria row by row and rather walks an ordered index through the whole
+   * table (2,000 matches among 1,000,000: 62 ms instead of 5).
    */
   readonly matchFirst: boolean;
+  /**
+   * Set when the criteria are parties only and the order is the chain's (height and position,
+   * or time, which follows height): a page is then read from the party index in order.
+   */
+  readonly partyPage?: {
+    readonly terms: readonly PartyTerm[];
+    readonly direction: 'ASC' | 'DESC';
+    /** (block_height, sequence) of the cursor's row, when paging by cursor. */
+    readonly after?: readonly [number, number];
+  };
 }
 
 export const MAX_IN_VALUES = 10_000;
@@ -39,14 +70,37 @@ const PG_TYPES = {
 export function compileSearch(spec: TableSpec, query: SearchQuery): CompiledQuery {
   const params: unknown[] = [];
   const bind = binder(params);
-  const where = query.criteria ? compileCriteria(spec, query.criteria, bind, 0) : 'TRUE';
-  const count = compileCount(spec, query.criteria, where, [...params]);
-  const orderBy = compileOrder(spec, query.orderBy ?? [], bind);
+  const criteriaWhere = query.criteria ? compileCriteria(spec, query.criteria, bind, 0) : 'TRUE';
+  const count = compileCount(spec, query.criteria, criteriaWhere, [...params]);
+  const orderTerms = compileOrder(spec, query.orderBy ?? [], bind);
   const limit = pageNumber('limit', query.limit, 1, MAX_LIMIT);
   const offset = pageNumber('offset', query.offset, 0, Number.MAX_SAFE_INTEGER);
+  const after = query.after && checkCursor(orderTerms, query.after);
+  const where = after
+    ? `${criteriaWhere} AND ${keysetSql(orderTerms, after, bind)}`
+    : criteriaWhere;
   const limitOffset = `LIMIT ${bind(limit)} OFFSET ${bind(offset)}`;
   const matchFirst = query.criteria !== undefined && namesAddress(query.criteria);
-  return { where, orderBy, params, limitOffset, count, matchFirst };
+  const orderBy = orderTerms.map((term) => `${term.expression} ${term.direction}`).join(', ');
+  const direction = count.kind === 'parties' ? chainDirection(spec, orderTerms) : undefined;
+  const partyPage =
+    count.kind === 'parties' && direction
+      ? {
+          terms: count.terms,
+          direction,
+          ...(after && { after: [Number(after.at(-2)), Number(after.at(-1))] as const }),
+        }
+      : undefined;
+  return {
+    where,
+    orderBy,
+    orderTerms,
+    params,
+    limitOffset,
+    count,
+    matchFirst,
+    ...(partyPage && { partyPage }),
+  };
 }
 
 function namesAddress(criteria: Criteria): boolean {
@@ -56,15 +110,31 @@ function namesAddress(criteria: Criteria): boolean {
 }
 
 /**
+ * The chain's direction when the order is by height and position (time may come first: it
+ * only grows with height), every term the same way; undefined for any other order.
+ */
+function chainDirection(spec: TableSpec, terms: readonly OrderTerm[]): 'ASC' | 'DESC' | undefined {
+  const direction = terms[0]?.direction;
+  const expressions = terms.map((term) => term.expression);
+  const chain = spec.tieBreaker.join(', ');
+  const sameWay = terms.every((term) => term.direction === direction);
+  const inChainOrder =
+    expressions.join(', ') === chain || expressions.join(', ') === `"timestamp", ${chain}`;
+  return sameWay && inChainOrder ? direction : undefined;
+}
+
+/**
  * Criteria on the grouped fields only are answered by summing the kept totals, compiled again
- * against that table (its columns have the same names); any other criteria count the rows.
+ * against that table (its columns have the same names); criteria naming parties only (an
+ * address, senders, recipients) by the kept per-party totals; any other criteria count the rows,
+ * within a budget.
  */
 function compileCount(
   spec: TableSpec,
   criteria: Criteria | undefined,
   where: string,
   whereParams: unknown[],
-): CompiledQuery['count'] {
+): CountPlan {
   const { table, groupedBy } = spec.totals;
   if (criteria === undefined || onlyFields(criteria, groupedBy)) {
     const totalsSpec: TableSpec = {
@@ -78,17 +148,90 @@ function compileCount(
     const bind = binder(params);
     const totalsWhere = criteria ? compileCriteria(totalsSpec, criteria, bind, 0) : 'TRUE';
     return {
+      kind: 'sum',
       sql: `SELECT coalesce(sum(count), 0) AS count FROM ${table} WHERE ${totalsWhere}`,
       params,
     };
   }
-  return { sql: `SELECT count(*) AS count FROM ${spec.table} WHERE ${where}`, params: whereParams };
+  const terms = spec.addressSearch ? partyTerms(criteria) : undefined;
+  if (terms) return { kind: 'parties', terms };
+  return { kind: 'bounded', where, params: whereParams };
 }
 
 function onlyFields(criteria: Criteria, fields: readonly string[]): boolean {
   if ('and' in criteria) return criteria.and.every((part) => onlyFields(part, fields));
   if ('or' in criteria) return criteria.or.every((part) => onlyFields(part, fields));
   return 'field' in criteria && fields.includes(criteria.field);
+}
+
+/** The cursor's values, one per order term, each of a type the term can be compared with. */
+function checkCursor(terms: readonly OrderTerm[], after: readonly Scalar[]): readonly Scalar[] {
+  if (!Array.isArray(after) || after.length !== terms.length) {
+    throw new QueryCriteriaError('cursor', 'does not belong to this order');
+  }
+  for (const [index, term] of terms.entries()) {
+    const value = after[index];
+    if (value === null) {
+      if (!term.nullable) throw new QueryCriteriaError('cursor', 'does not belong to this order');
+      continue;
+    }
+    if (term.cast === 'bytea') {
+      throw new QueryCriteriaError(
+        'cursor',
+        `cannot page by cursor in the order of ${term.expression}`,
+      );
+    }
+    if (term.cast === 'jsonb') {
+      try {
+        JSON.parse(String(value));
+      } catch {
+        throw new QueryCriteriaError('cursor', 'does not belong to this order');
+      }
+      continue;
+    }
+    const type = Object.entries(PG_TYPES).find(([, cast]) => cast === term.cast)?.[0];
+    columnValue('cursor', (type ?? 'text') as ColumnType, value as Scalar);
+  }
+  return after;
+}
+
+/**
+ * Rows after the cursor's row in the order of `terms`: a row comparison when every term runs the
+ * same way over columns without NULLs (an index range), otherwise term by term, NULLs sorting
+ * as PostgreSQL sorts them (after every value ascending, before every value descending).
+ */
+function keysetSql(terms: readonly OrderTerm[], after: readonly Scalar[], bind: Bind): string {
+  const value = (term: OrderTerm, raw: Scalar) =>
+    // An asset value arrives as its JSON text (see the search's cursor values).
+    term.cast === 'jsonb'
+      ? bind(String(raw), 'jsonb')
+      : bind(typeof raw === 'bigint' ? raw.toString() : raw, term.cast);
+  const direction = terms[0]?.direction;
+  if (
+    terms.every((term, i) => term.direction === direction && !term.nullable && after[i] !== null)
+  ) {
+    const operator = direction === 'DESC' ? '<' : '>';
+    const left = terms.map((term) => term.expression).join(', ');
+    const right = terms.map((term, i) => value(term, after[i] as Scalar)).join(', ');
+    return `(${left}) ${operator} (${right})`;
+  }
+  let sql = 'FALSE';
+  for (let i = terms.length - 1; i >= 0; i -= 1) {
+    const term = terms[i] as OrderTerm;
+    const raw = after[i] as Scalar;
+    const { expression } = term;
+    const beyond =
+      raw === null
+        ? term.direction === 'DESC'
+          ? `${expression} IS NOT NULL`
+          : 'FALSE'
+        : term.direction === 'DESC'
+          ? `${expression} < ${value(term, raw)}`
+          : `(${expression} > ${value(term, raw)}${term.nullable ? ` OR ${expression} IS NULL` : ''})`;
+    const same = raw === null ? `${expression} IS NULL` : `${expression} = ${value(term, raw)}`;
+    sql = `(${beyond} OR (${same} AND ${sql}))`;
+  }
+  return sql;
 }
 
 type Bind = (value: unknown, cast?: string) => string;
@@ -176,20 +319,13 @@ function compileAddress(
   criterion: { address: string; senderPublicKeys?: readonly string[] },
   bind: Bind,
 ): string {
-  if (!spec.addressSearch || !spec.assetColumn) {
+  if (!spec.addressSearch) {
     throw new QueryCriteriaError('address', `not searchable in ${spec.table}`);
   }
-  const address = checkText('address', criterion.address);
-  const parts = [
-    `recipient_id = ${bind(address, 'varchar')}`,
-    // The expression of the payment recipients' own index (see its migration).
-    `(${spec.assetColumn} -> 'payments') @> ${bind(JSON.stringify([{ recipientId: address }]), 'jsonb')}`,
-  ];
-  const keys = inList('senderPublicKeys', criterion.senderPublicKeys ?? []).map((key) =>
-    checkText('senderPublicKeys', key),
-  );
-  if (keys.length > 0) parts.push(`sender_public_key = ANY(${bind(keys, 'varchar[]')})`);
-  return `(${parts.join(' OR ')})`;
+  inList('senderPublicKeys', criterion.senderPublicKeys ?? []);
+  const terms = partyTerms(criterion as Criteria) ?? [];
+  // Through the party index (see its migration): sender, recipient or multipayment recipient.
+  return `(block_height, sequence) IN (${partyKeysSql(terms, bind)})`;
 }
 
 function rangeSql(
@@ -215,34 +351,58 @@ function inList(field: string, values: unknown): readonly Scalar[] {
   return values as Scalar[];
 }
 
-function compileOrder(spec: TableSpec, orderBy: readonly OrderBy[], bind: Bind): string {
-  const terms: string[] = [];
+function compileOrder(spec: TableSpec, orderBy: readonly OrderBy[], bind: Bind): OrderTerm[] {
+  const terms: OrderTerm[] = [];
   for (const { field, direction } of orderBy) {
     if (direction !== 'asc' && direction !== 'desc') {
       throw new QueryCriteriaError(field, 'order direction must be asc or desc');
     }
     const path = spec.assetColumn ? assetPath(field) : undefined;
-    const expression =
-      path && spec.assetColumn
-        ? `${spec.assetColumn} #> ${bind(path, 'text[]')}`
-        : Object.hasOwn(spec.columns, field)
-          ? spec.columns[field]?.column
-          : undefined;
-    if (!expression) throw new QueryCriteriaError(field, 'cannot order by an unknown field');
-    terms.push(`${expression} ${direction.toUpperCase()}`);
+    const upper = direction === 'asc' ? 'ASC' : 'DESC';
+    if (path && spec.assetColumn) {
+      terms.push({
+        expression: `${spec.assetColumn} #> ${bind(path, 'text[]')}`,
+        direction: upper,
+        source: { assetPath: path },
+        cast: 'jsonb',
+        nullable: true,
+      });
+      continue;
+    }
+    const column = Object.hasOwn(spec.columns, field) ? spec.columns[field] : undefined;
+    if (!column) throw new QueryCriteriaError(field, 'cannot order by an unknown field');
+    terms.push(columnTerm(column, upper));
   }
   const defaults = orderBy.length === 0 ? spec.defaultOrder : [];
-  for (const { column, direction } of defaults) terms.push(`${column} ${direction.toUpperCase()}`);
-  const ordered = new Set(terms.map((term) => term.slice(0, term.lastIndexOf(' '))));
+  for (const { column, direction } of defaults) {
+    terms.push(columnTerm(columnNamed(spec, column), direction === 'asc' ? 'ASC' : 'DESC'));
+  }
+  const ordered = new Set(terms.map((term) => term.expression));
   const last = (
     orderBy.at(-1)?.direction ??
     spec.defaultOrder.at(-1)?.direction ??
     'desc'
-  ).toUpperCase();
+  ).toUpperCase() as 'ASC' | 'DESC';
   for (const column of spec.tieBreaker) {
-    if (!ordered.has(column)) terms.push(`${column} ${last}`);
+    if (!ordered.has(column)) terms.push(columnTerm(columnNamed(spec, column), last));
   }
-  return terms.join(', ');
+  return terms;
+}
+
+function columnTerm(column: ColumnSpec, direction: 'ASC' | 'DESC'): OrderTerm {
+  return {
+    expression: column.column,
+    direction,
+    source: { column: column.column.replaceAll('"', '') },
+    cast: PG_TYPES[column.type],
+    nullable: column.nullable === true,
+  };
+}
+
+function columnNamed(spec: TableSpec, column: string): ColumnSpec {
+  const found = Object.values(spec.columns).find((candidate) => candidate.column === column);
+  if (!found) throw new QueryCriteriaError(column, 'not a column of the table');
+  return found;
 }
 
 function pageNumber(field: string, value: number, min: number, max: number): number {

@@ -1,41 +1,196 @@
+import type { EntityManager } from 'typeorm';
 import type { DatabaseConnection } from '../connection/database.js';
-import type { SearchPage, SearchQuery } from './criteria.js';
-import { compileSearch } from './query-compiler.js';
+import { SearchTimeoutError } from '../errors.js';
+import type { Scalar, SearchPage, SearchQuery } from './criteria.js';
+import { countParties, type Total } from './party-count.js';
+import { searchGateOf, type SearchGate } from './search-gate.js';
+import { partyCondition } from './parties.js';
+import {
+  compileSearch,
+  type CompiledQuery,
+  type CountPlan,
+  type OrderTerm,
+} from './query-compiler.js';
 import type { TableSpec } from './table-specs.js';
 
-/** Runs compiled searches on one table: a page of rows and the exact count, both from one snapshot. */
+/**
+ * Rows an exact count may visit (or index probes it may make) before the total is answered as
+ * the planner's estimate, flagged `totalCountIsEstimate`. Kept totals (types, blocks of a
+ * generator, an address, a sender, a recipient) are exact at any size.
+ */
+export const COUNT_BUDGET = 100_000;
+
+/**
+ * Runs compiled searches on one table: a page of rows and its total, both from one snapshot.
+ */
 export class TableSearch<Row, Result> {
   constructor(
     private readonly database: DatabaseConnection,
     private readonly spec: TableSpec,
     private readonly columns: string,
     private readonly fromRow: (row: Row) => Result,
-  ) {}
+    private readonly countBudget = COUNT_BUDGET,
+    private readonly timeoutMs = 2_000,
+    poolSize = 10,
+  ) {
+    this.gate = searchGateOf(database, poolSize);
+  }
+
+  private readonly gate: SearchGate;
 
   async search(query: SearchQuery): Promise<SearchPage<Result>> {
+    try {
+      return await this.gate.run(() => this.run(query), this.timeoutMs);
+    } catch (error) {
+      // query_canceled: the statement timeout below fired.
+      if ((error as { driverError?: { code?: string } }).driverError?.code === '57014') {
+        throw new SearchTimeoutError(this.timeoutMs);
+      }
+      throw error;
+    }
+  }
+
+  private async run(query: SearchQuery): Promise<SearchPage<Result>> {
     const compiled = compileSearch(this.spec, query);
     return this.database.transaction(async (manager) => {
-      // Repeatable read: the count and the page describe the same state of the chain.
-      await manager.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const { table } = this.spec;
-      // OFFSET 0 keeps PostgreSQL from merging the subquery into the ordered outer query, so it
-      // finds the matches through their indexes and sorts only those (streaming, top-N).
-      const sql = compiled.matchFirst
-        ? `SELECT ${this.columns} FROM (SELECT * FROM ${table} WHERE ${compiled.where} OFFSET 0) AS matched`
-        : `SELECT ${this.columns} FROM ${table} WHERE ${compiled.where}`;
-      const rows = (await manager.query(
-        `${sql} ORDER BY ${compiled.orderBy} ${compiled.limitOffset}`,
-        compiled.params,
-      )) as Row[];
+      // Repeatable read: the count and the page describe the same state of the chain. Bounded:
+      // past the budget PostgreSQL cancels the search rather than hold a connection and a core.
+      // One round trip for both (no parameters: the simple protocol takes several statements).
+      await manager.query(
+        `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;
+         SET LOCAL statement_timeout = ${Math.floor(this.timeoutMs)}`,
+      );
+      const rows = await this.page(manager, compiled, query);
       const results = rows.map(this.fromRow);
+      const last = rows.at(-1);
+      const next =
+        last !== undefined && rows.length === query.limit
+          ? compiled.orderTerms.map((term) => orderValue(term, last as Record<string, unknown>))
+          : undefined;
       // A page that is not full is the last one: the total is where it ends, without counting.
-      if (results.length < query.limit && (results.length > 0 || query.offset === 0)) {
+      if (
+        query.after === undefined &&
+        results.length < query.limit &&
+        (results.length > 0 || query.offset === 0)
+      ) {
         return { results, totalCount: query.offset + results.length };
       }
-      const count = (await manager.query(compiled.count.sql, compiled.count.params)) as {
-        count: string;
-      }[];
-      return { results, totalCount: Number(count[0]?.count ?? 0) };
+      const total = await this.total(manager, compiled.count);
+      return {
+        results,
+        totalCount: total.count,
+        ...(total.estimate && { totalCountIsEstimate: true }),
+        ...(next && { next }),
+      };
     });
   }
+
+  private async page(
+    manager: EntityManager,
+    compiled: CompiledQuery,
+    query: SearchQuery,
+  ): Promise<Row[]> {
+    const { table } = this.spec;
+    if (compiled.partyPage) return this.partyPage(manager, compiled.partyPage, query);
+    // OFFSET 0 keeps PostgreSQL from merging the subquery into the ordered outer query, so it
+    // finds the matches through their indexes and sorts only those (streaming, top-N).
+    const sql = compiled.matchFirst
+      ? `SELECT ${this.columns} FROM (SELECT * FROM ${table} WHERE ${compiled.where} OFFSET 0) AS matched`
+      : `SELECT ${this.columns} FROM ${table} WHERE ${compiled.where}`;
+    return (await manager.query(
+      `${sql} ORDER BY ${compiled.orderBy} ${compiled.limitOffset}`,
+      compiled.params,
+    )) as Row[];
+  }
+
+  /**
+   * A page of the transactions of some parties in chain order: each party's index range read
+   * in order up to the page's end, merged, duplicates (a transaction between two of them)
+   * dropped, then only the page's rows fetched.
+   */
+  private async partyPage(
+    manager: EntityManager,
+    { terms, direction, after }: NonNullable<CompiledQuery['partyPage']>,
+    { limit, offset }: SearchQuery,
+  ): Promise<Row[]> {
+    if (terms.length === 0) return [];
+    const params: unknown[] = [];
+    const bind = (value: unknown, cast?: string) => {
+      params.push(value);
+      return cast ? `$${params.length}::${cast}` : `$${params.length}`;
+    };
+    const order = `block_height ${direction}, sequence ${direction}`;
+    const reach = bind(offset + limit, 'bigint');
+    const beyond = after
+      ? ` AND (block_height, sequence) ${direction === 'DESC' ? '<' : '>'} (${bind(after[0], 'integer')}, ${bind(after[1], 'smallint')})`
+      : '';
+    const ranges = terms.map(
+      (term) =>
+        `(SELECT block_height, sequence FROM transaction_parties
+          WHERE ${partyCondition([term], bind)}${beyond} ORDER BY ${order} LIMIT ${reach})`,
+    );
+    const sql = `
+      SELECT ${this.columns} FROM ${this.spec.table}
+      JOIN (
+        SELECT DISTINCT block_height, sequence FROM (${ranges.join(' UNION ALL ')}) AS touched
+        ORDER BY ${order} LIMIT ${bind(limit, 'bigint')} OFFSET ${bind(offset, 'bigint')}
+      ) AS page USING (block_height, sequence)
+      ORDER BY ${order}`;
+    return (await manager.query(sql, params)) as Row[];
+  }
+
+  private async total(manager: EntityManager, plan: CountPlan): Promise<Total> {
+    switch (plan.kind) {
+      case 'sum': {
+        const [row] = (await manager.query(plan.sql, plan.params)) as { count: string }[];
+        return { count: Number(row?.count ?? 0), estimate: false };
+      }
+      case 'parties':
+        return countParties(manager, plan.terms, this.countBudget);
+      case 'bounded':
+        return this.boundedCount(manager, plan.where, plan.params);
+    }
+  }
+
+  /** Counts up to the budget; past it, answers the planner's estimate (at least the budget). */
+  private async boundedCount(
+    manager: EntityManager,
+    where: string,
+    params: unknown[],
+  ): Promise<Total> {
+    const { table } = this.spec;
+    const [row] = (await manager.query(
+      `SELECT count(*) AS count FROM (SELECT 1 FROM ${table} WHERE ${where} LIMIT ${this.countBudget + 1}) AS bounded`,
+      params,
+    )) as { count: string }[];
+    const count = Number(row?.count ?? 0);
+    if (count <= this.countBudget) return { count, estimate: false };
+    const [plan] = (await manager.query(
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} WHERE ${where}`,
+      params,
+    )) as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[];
+    const estimated = Math.round(plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0);
+    return { count: Math.max(estimated, count), estimate: true };
+  }
+}
+
+/** The value a row has for an order term, as a cursor carries it. */
+function orderValue(term: OrderTerm, row: Record<string, unknown>): Scalar {
+  if ('column' in term.source) {
+    const value = row[term.source.column];
+    if (value === null || value === undefined) return null;
+    return typeof value === 'number' || typeof value === 'string' ? value : String(value);
+  }
+  let value: unknown = row.asset;
+  for (const key of term.source.assetPath) {
+    if (value === null || typeof value !== 'object') return null;
+    value = Array.isArray(value)
+      ? /^\d+$/.test(key)
+        ? value[Number(key)]
+        : undefined
+      : (value as Record<string, unknown>)[key];
+  }
+  if (value === undefined) return null;
+  // An asset value travels as its JSON text, compared as jsonb.
+  return JSON.stringify(value);
 }

@@ -3,6 +3,8 @@ export type ColumnType = 'text' | 'smallint' | 'integer' | 'bigint' | 'utf8-byte
 export interface ColumnSpec {
   readonly column: string;
   readonly type: ColumnType;
+  /** The column may hold NULL (it then sorts after every value ascending). */
+  readonly nullable?: true;
 }
 
 /** What the compiler may touch in one table: named columns only, never caller text. */
@@ -11,7 +13,7 @@ export interface TableSpec {
   readonly columns: Readonly<Record<string, ColumnSpec>>;
   /** The jsonb column reachable as `asset.<path>`. */
   readonly assetColumn?: string;
-  /** Whether `address` criteria are meaningful here. */
+  /** Whether `address` criteria are meaningful here (through the `transaction_parties` index). */
   readonly addressSearch: boolean;
   readonly defaultOrder: readonly { readonly column: string; readonly direction: 'asc' | 'desc' }[];
   /** Unique ordering appended last, so that pages never overlap or skip rows. */
@@ -34,10 +36,10 @@ export const transactionsTable: TableSpec = {
     timestamp: { column: '"timestamp"', type: 'integer' },
     nonce: { column: 'nonce', type: 'bigint' },
     senderPublicKey: { column: 'sender_public_key', type: 'text' },
-    recipientId: { column: 'recipient_id', type: 'text' },
+    recipientId: { column: 'recipient_id', type: 'text', nullable: true },
     type: { column: 'type', type: 'smallint' },
     typeGroup: { column: 'type_group', type: 'integer' },
-    vendorField: { column: 'vendor_field', type: 'utf8-bytea' },
+    vendorField: { column: 'vendor_field', type: 'utf8-bytea', nullable: true },
     amount: { column: 'amount', type: 'bigint' },
     fee: { column: 'fee', type: 'bigint' },
   },
@@ -57,7 +59,7 @@ export const blocksTable: TableSpec = {
     id: { column: 'id', type: 'text' },
     version: { column: 'version', type: 'smallint' },
     timestamp: { column: '"timestamp"', type: 'integer' },
-    previousBlock: { column: 'previous_block', type: 'text' },
+    previousBlock: { column: 'previous_block', type: 'text', nullable: true },
     height: { column: 'height', type: 'integer' },
     numberOfTransactions: { column: 'number_of_transactions', type: 'integer' },
     totalAmount: { column: 'total_amount', type: 'bigint' },

@@ -5,7 +5,7 @@ import type { Database } from '../connection/database.js';
 import { QueryCriteriaError } from '../errors.js';
 import type { StoredTransaction } from '../records.js';
 import { BlockStorage } from '../storage/block-storage.js';
-import type { Criteria, SearchQuery } from './criteria.js';
+import type { Criteria, OrderBy, SearchQuery } from './criteria.js';
 import { BlockQuery, TransactionQuery } from './transaction-query.js';
 
 const HOSTILE = `it's "quoted" \\ ünïcødé 🚀 '); DROP TABLE transactions; --`;
@@ -203,6 +203,134 @@ describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
     expect(defaultOrder.results.map((t) => t.id)).toEqual(
       [...matching].sort(newestFirst).map((t) => t.id),
     );
+  });
+
+  it('address=A,B pages newest first from the party index, each transaction once', async () => {
+    const sender = all[0]?.senderPublicKey as string;
+    // ARecv1 receives from `sender` too: those transactions match twice but count once.
+    const criteria: Criteria = {
+      or: [{ address: 'ARecv1' }, { address: 'AMulti2', senderPublicKeys: [sender] }],
+    };
+    const matching = all
+      .filter(
+        (t) =>
+          t.recipientId === 'ARecv1' ||
+          t.senderPublicKey === sender ||
+          (t.type === 6 && t.blockHeight % 3 === 2),
+      )
+      .sort((a, b) => b.blockHeight - a.blockHeight || b.sequence - a.sequence);
+    expect(
+      matching.filter((t) => t.recipientId === 'ARecv1' && t.senderPublicKey === sender).length,
+    ).toBeGreaterThan(0);
+    const walked: string[] = [];
+    for (let offset = 0; offset < matching.length + 3; offset += 3) {
+      const page = await search(criteria, {
+        orderBy: [{ field: 'timestamp', direction: 'desc' }],
+        limit: 3,
+        offset,
+      });
+      if (page.results.length === 3) expect(page.totalCount).toBe(matching.length);
+      walked.push(...page.results.map((t) => t.id));
+    }
+    expect(walked).toEqual(matching.map((t) => t.id));
+    // Senders and recipients alone are counted from the kept totals too.
+    await expectMatch(
+      { field: 'senderPublicKey', eq: sender },
+      (t) => t.senderPublicKey === sender,
+    );
+    await expectMatch(
+      {
+        or: [
+          { field: 'recipientId', eq: 'AMulti1' },
+          { field: 'asset.payments.recipientId', eq: 'AMulti1' },
+        ],
+      },
+      (t) => t.type === 6 && t.blockHeight % 3 === 1,
+    );
+  });
+
+  it('a cursor walk visits every row once, in the order of the offset pages', async () => {
+    const orders: (readonly OrderBy[])[] = [
+      [],
+      [{ field: 'timestamp', direction: 'desc' }],
+      [{ field: 'amount', direction: 'asc' }],
+      [{ field: 'recipientId', direction: 'asc' }],
+      [
+        { field: 'recipientId', direction: 'desc' },
+        { field: 'fee', direction: 'asc' },
+      ],
+      [{ field: 'asset.lock.expiration.value', direction: 'desc' }],
+    ];
+    const scopes: (Criteria | undefined)[] = [
+      undefined,
+      { address: 'ARecv2', senderPublicKeys: [all[5]?.senderPublicKey as string] },
+    ];
+    for (const criteria of scopes) {
+      for (const orderBy of orders) {
+        const expected = await query.search({
+          ...(criteria && { criteria }),
+          orderBy,
+          limit: 1000,
+          offset: 0,
+        });
+        const walked: string[] = [];
+        let after: SearchQuery['after'];
+        for (let pages = 0; pages < 100; pages += 1) {
+          const page = await query.search({
+            ...(criteria && { criteria }),
+            orderBy,
+            limit: 7,
+            offset: 0,
+            ...(after && { after }),
+          });
+          walked.push(...page.results.map((t) => t.id));
+          if (!page.next) break;
+          expect(page.totalCount).toBe(expected.totalCount);
+          after = page.next;
+        }
+        expect(walked, JSON.stringify(orderBy)).toEqual(expected.results.map((t) => t.id));
+      }
+    }
+  });
+
+  it('past the count budget the total is the planner estimate, flagged', async () => {
+    const small = new TransactionQuery({ database }, { countBudget: 10 });
+    const broad = await small.search({
+      criteria: { field: 'amount', from: 1 },
+      limit: 5,
+      offset: 0,
+    });
+    expect(broad.totalCountIsEstimate).toBe(true);
+    expect(broad.totalCount).toBeGreaterThan(10);
+    // Kept totals stay exact whatever their size.
+    const byType = await small.search({ criteria: { field: 'type', eq: 0 }, limit: 5, offset: 0 });
+    expect(byType).toMatchObject({ totalCount: 20 });
+    expect(byType.totalCountIsEstimate).toBeUndefined();
+    const within = await small.search({
+      criteria: { field: 'amount', from: 1_900_000_000 },
+      limit: 5,
+      offset: 0,
+    });
+    expect(within.totalCount).toBe(all.filter((t) => t.amount >= 1_900_000_000n).length);
+    expect(within.totalCountIsEstimate).toBeUndefined();
+  });
+
+  it('a search past its time budget is cancelled with a typed error, freeing the database', async () => {
+    const hurried = new TransactionQuery({ database, databaseOptions: { searchTimeoutMs: 100 } });
+    const blocker = database.dataSource.createQueryRunner();
+    await blocker.connect();
+    try {
+      // A writer holding the table: the search would wait for it past its budget.
+      await blocker.startTransaction();
+      await blocker.query('LOCK TABLE transactions IN ACCESS EXCLUSIVE MODE');
+      await expect(
+        hurried.search({ criteria: { field: 'amount', from: 1 }, limit: 5, offset: 0 }),
+      ).rejects.toMatchObject({ code: 'ERR_DB_SEARCH_TIMEOUT', timeoutMs: 100 });
+    } finally {
+      await blocker.rollbackTransaction();
+      await blocker.release();
+    }
+    expect((await hurried.search({ limit: 1, offset: 0 })).totalCount).toBe(all.length);
   });
 
   it('hostile text matches literally and never alters the query', async () => {

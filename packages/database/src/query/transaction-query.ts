@@ -1,3 +1,4 @@
+import type { DatabaseOptions } from '../config.js';
 import type { DatabaseConnection } from '../connection/database.js';
 import type { StoredBlock, StoredTransaction } from '../records.js';
 import {
@@ -11,20 +12,33 @@ import {
 import type { SearchPage, SearchQuery } from './criteria.js';
 import { feeStatistics, type FeeStatistic } from './fee-statistics.js';
 import { blocksTable, transactionsTable } from './table-specs.js';
-import { TableSearch } from './table-search.js';
+import { COUNT_BUDGET, TableSearch } from './table-search.js';
 
-/** The transactions side of the API: criteria, ordering, paging and exact totals. */
+export interface SearchDeps {
+  readonly database: DatabaseConnection;
+  /** The plugin's options (the search time budget); defaults without them. */
+  readonly databaseOptions?: Partial<Pick<DatabaseOptions, 'searchTimeoutMs' | 'poolSize'>>;
+}
+
+/** The transactions side of the API: criteria, ordering, paging and totals. */
 export class TransactionQuery {
   private readonly table: TableSearch<TransactionRow, StoredTransaction>;
   private readonly database: DatabaseConnection;
 
-  constructor({ database }: { readonly database: DatabaseConnection }) {
+  /** `countBudget`: see COUNT_BUDGET (tests lower it). */
+  constructor(
+    { database, databaseOptions }: SearchDeps,
+    { countBudget = COUNT_BUDGET }: { readonly countBudget?: number } = {},
+  ) {
     this.database = database;
     this.table = new TableSearch(
       database,
       transactionsTable,
       TRANSACTION_COLUMNS,
       transactionFromRow,
+      countBudget,
+      databaseOptions?.searchTimeoutMs,
+      databaseOptions?.poolSize,
     );
   }
 
@@ -42,8 +56,16 @@ export class TransactionQuery {
 export class BlockQuery {
   private readonly table: TableSearch<BlockRow, StoredBlock>;
 
-  constructor({ database }: { readonly database: DatabaseConnection }) {
-    this.table = new TableSearch(database, blocksTable, BLOCK_COLUMNS, blockFromRow);
+  constructor({ database, databaseOptions }: SearchDeps) {
+    this.table = new TableSearch(
+      database,
+      blocksTable,
+      BLOCK_COLUMNS,
+      blockFromRow,
+      COUNT_BUDGET,
+      databaseOptions?.searchTimeoutMs,
+      databaseOptions?.poolSize,
+    );
   }
 
   search(query: SearchQuery): Promise<SearchPage<StoredBlock>> {

@@ -116,13 +116,18 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
         'PaymentRecipients1764000000001',
         'Peers1764100000000',
         'PoolTransactions1764200000000',
+        'TransactionParties1764400000000',
       ],
     });
-    // The kept totals count the upgraded rows.
+    // The kept totals count the upgraded rows, and every one is indexed by its sender.
     const [totals] = (await database.manager.query(
       'SELECT sum(count) AS count FROM transaction_totals',
     )) as { count: string }[];
     expect(Number(totals?.count)).toBe(TOTAL);
+    const [senders] = (await database.manager.query(
+      'SELECT sum(count) AS count FROM party_totals WHERE role = 0',
+    )) as { count: string }[];
+    expect(Number(senders?.count)).toBe(TOTAL);
 
     expect(await detectSchemaState(database.manager)).toBe('current');
     expect(await checkChainIntegrity(database.manager)).toBe(BLOCKS);
@@ -150,10 +155,12 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'block_totals',
       'blocks',
       'lni_migrations',
+      'party_totals',
       'peer_penalties',
       'peers',
       'pool_transactions',
       'rounds',
+      'transaction_parties',
       'transaction_totals',
       'transactions',
     ]);

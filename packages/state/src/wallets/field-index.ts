@@ -95,15 +95,16 @@ export class FieldIndex implements SortedFieldIndex {
   }
 
   /**
-   * How many wallets strictly between the bounds pass `test`: one plain pass over the tree,
-   * several times faster than counting through `scan`'s generator (exact totals of broad filters).
+   * How many wallets strictly between the bounds (the first `atMost` of them) pass `test`: one
+   * plain pass over the tree, several times faster than counting through `scan`'s generator.
    */
   countWhere(
     from: Bound | undefined,
     to: Bound | undefined,
     test: (wallet: Wallet) => boolean,
+    atMost = Number.POSITIVE_INFINITY,
   ): number {
-    let remaining = this.count(from, to);
+    let remaining = Math.min(this.count(from, to), atMost);
     let passed = 0;
     if (remaining <= 0) return passed;
     const it = from ? this.#set.lowerBound(from) : this.#set.begin();
@@ -123,20 +124,17 @@ export class FieldIndex implements SortedFieldIndex {
     descending: boolean,
     skip = 0,
   ): Generator<Wallet> {
-    const set = this.#set;
     // Ranks say how many entries lie between the bounds, so the walk needs no comparisons.
     let remaining = this.count(from, to) - skip;
     if (remaining <= 0) return;
     if (!descending) {
-      const it = from ? set.lowerBound(from) : set.begin();
-      for (let n = 0; n < skip; n += 1) it.next();
+      const it = this.#at((from ? this.rank(from) : 0) + skip);
       for (; remaining > 0; remaining -= 1, it.next()) yield (it.pointer as WalletSlot).wallet;
       return;
     }
-    // reverseLowerBound hands out a forward iterator: walk it back with pre(), never past the
-    // first entry (where pre() would throw; `remaining` ends the walk before it).
-    const it = to ? set.reverseLowerBound(to) : set.end().pre();
-    for (let n = 0; n < skip; n += 1) it.pre();
+    // A forward iterator walked back with pre(), never past the first entry (where pre() would
+    // throw; `remaining` ends the walk before it).
+    const it = this.#at((to ? this.rank(to) : this.size) - 1 - skip);
     for (;;) {
       yield (it.pointer as WalletSlot).wallet;
       remaining -= 1;
@@ -144,4 +142,37 @@ export class FieldIndex implements SortedFieldIndex {
       it.pre();
     }
   }
+
+  /**
+   * An iterator at the entry of rank `rank` (which exists), found by descending the tree by
+   * subtree sizes: O(log n), so that a deep page costs what the first does. js-sdsl offers
+   * select-by-rank only as an in-order walk (getElementByPos, O(n)); its tree keeps the sizes
+   * (enableIndex), read here from its nodes (root `A`, children `i`/`h`, size `g`, key `u`).
+   * Should a release rename them, the walk from the first entry gives the same answer.
+   */
+  #at(rank: number) {
+    const set = this.#set;
+    let node = (set as unknown as { A?: TreeNode }).A;
+    let left = rank;
+    while (node !== undefined && typeof node.g === 'number') {
+      const before = node.i?.g ?? 0;
+      if (left < before) node = node.i;
+      else if (left === before) return set.find(node.u);
+      else {
+        left -= before + 1;
+        node = node.h;
+      }
+    }
+    const it = set.begin();
+    for (let n = 0; n < rank; n += 1) it.next();
+    return it;
+  }
+}
+
+/** What `#at` reads of js-sdsl's tree nodes (see there). */
+interface TreeNode {
+  readonly i?: TreeNode;
+  readonly h?: TreeNode;
+  readonly g?: number;
+  readonly u: Entry;
 }

@@ -25,6 +25,7 @@ export interface SortedFieldIndex {
     from: Bound | undefined,
     to: Bound | undefined,
     test: (wallet: Wallet) => boolean,
+    atMost?: number,
   ): number;
 }
 

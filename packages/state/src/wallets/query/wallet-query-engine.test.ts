@@ -171,4 +171,39 @@ describe('WalletQueryEngine', () => {
     expect(error).toBeInstanceOf(WalletQueryError);
     expect((error as WalletQueryError).field).toBe(field);
   });
+
+  it('estimates a total that would visit more wallets than its budget, and says so', () => {
+    const repository = new WalletRepository();
+    for (let n = 0; n < 1_000; n += 1) {
+      repository.update(`W${String(n).padStart(4, '0')}`, {
+        balance: BigInt(n + 1),
+        nonce: BigInt(n % 4),
+      });
+    }
+    const query = {
+      conditions: [
+        { kind: 'range' as const, field: 'balance', from: 1 },
+        { kind: 'range' as const, field: 'nonce', from: 2 },
+      ],
+      limit: 10,
+    };
+    const exact = new WalletQueryEngine({ walletRepository: repository, queryStrategy: 'walk' });
+    expect(exact.wallets(query)).toMatchObject({ totalCount: 500 });
+    expect(exact.wallets(query).totalCountIsEstimate).toBeUndefined();
+    const hurried = new WalletQueryEngine({
+      walletRepository: repository,
+      queryStrategy: 'walk',
+      countBudget: 100,
+    });
+    const page = hurried.wallets(query);
+    expect(page.totalCountIsEstimate).toBe(true);
+    // Nonces cycle, so the first hundred hold the same share as all: the estimate is close.
+    expect(page.totalCount).toBeGreaterThan(400);
+    expect(page.totalCount).toBeLessThan(600);
+    // The page itself is exact, and a total from index ranks needs no budget.
+    expect(addresses(page)).toEqual(addresses(exact.wallets(query)));
+    const single = hurried.wallets({ conditions: [query.conditions[1]!], limit: 1 });
+    expect(single).toMatchObject({ totalCount: 500 });
+    expect(single.totalCountIsEstimate).toBeUndefined();
+  });
 });

@@ -8,6 +8,11 @@ import { DELEGATE_VIEW_FIELDS } from './delegate-fields.js';
 import type { WalletPage, WalletQuery, WalletScope } from './wallet-query.js';
 
 export const DEFAULT_LIMIT = 100;
+/**
+ * Wallets an exact total may visit before it is estimated instead (a few milliseconds of the
+ * thread that also applies blocks): totals from index ranks need no visits and stay exact.
+ */
+export const WALLET_COUNT_BUDGET = 20_000;
 
 /** The query engine as plugins see it (an interface, for the same reason as WalletStore). */
 export interface WalletQueries {
@@ -40,17 +45,22 @@ interface Plan {
 export class WalletQueryEngine implements WalletQueries {
   readonly #repository: WalletStore;
   readonly #strategy: QueryStrategy;
+  readonly #countBudget: number;
 
   constructor({
     walletRepository,
     queryStrategy = 'cost',
+    countBudget = WALLET_COUNT_BUDGET,
   }: {
     walletRepository: WalletStore;
     /** `walk` or `sort` force one path (tests compare both); `cost` picks the cheaper. */
     queryStrategy?: QueryStrategy;
+    /** See WALLET_COUNT_BUDGET (tests lower it). */
+    countBudget?: number;
   }) {
     this.#repository = walletRepository;
     this.#strategy = queryStrategy;
+    this.#countBudget = countBudget;
   }
 
   /** Wallets, with fields named by their wallet path (`attributes.delegate.username`). */
@@ -136,7 +146,7 @@ export class WalletQueryEngine implements WalletQueries {
     const wanted = offset + limit;
     const walkCost =
       Math.min(streamSize, (wanted * streamSize) / Math.max(estimate, 1)) +
-      (cheapTotal === undefined ? estimate : 0);
+      (cheapTotal === undefined ? Math.min(estimate, this.#countBudget) : 0);
     const sortCost = estimate * (Math.log2(estimate + 2) + 1);
 
     const inScope = scope === 'delegates' ? isDelegateWallet : () => true;
@@ -153,10 +163,16 @@ export class WalletQueryEngine implements WalletQueries {
       return { results: matched.slice(offset, wanted), totalCount: matched.length };
     }
 
-    const totalCount =
-      cheapTotal ?? (driver ? countMatches(driver, conditions, inScope) : scopeSize);
+    const counted =
+      cheapTotal !== undefined
+        ? { count: cheapTotal, estimate: false }
+        : driver
+          ? countMatches(driver, conditions, inScope, this.#countBudget)
+          : { count: scopeSize, estimate: false };
+    const totalCount = counted.count;
+    const flag = counted.estimate ? { totalCountIsEstimate: true } : {};
     const results: Wallet[] = [];
-    if (limit === 0) return { results, totalCount };
+    if (limit === 0) return { results, totalCount, ...flag };
     const rest = keys.length > 1 ? comparator(keys, 1, primary.descending) : undefined;
     // When every wallet the primary stream yields is a result, the stream starts at the offset.
     const skipInStream =
@@ -183,14 +199,14 @@ export class WalletQueryEngine implements WalletQueries {
       }
       const key = primary.field.read(wallet) ?? MISSING;
       if (group.length > 0 && compareKeys(key, groupKey as typeof key) !== 0) {
-        if (emit(group.sort(rest))) return { results, totalCount };
+        if (emit(group.sort(rest))) return { results, totalCount, ...flag };
         group = [];
       }
       groupKey = key;
       group.push(wallet);
     }
     if (rest && results.length < limit) emit(group.sort(rest));
-    return { results, totalCount };
+    return { results, totalCount, ...flag };
   }
 
   /** The exact total when index ranks give it without visiting wallets. */
@@ -269,18 +285,32 @@ export class WalletQueryEngine implements WalletQueries {
 
 const isDelegateWallet = (wallet: Wallet): boolean => wallet.attributes.delegate !== undefined;
 
-/** Wallets in the driver's ranges (which hold exactly its matches) that pass the rest. */
+/**
+ * Wallets in the driver's ranges (which hold exactly its matches) that pass the rest: exactly
+ * while the ranges hold at most `budget` wallets, else from the first `budget` of them, the
+ * share that passes applied to all.
+ */
 function countMatches(
   driver: CompiledCondition,
   conditions: readonly CompiledCondition[],
   inScope: (wallet: Wallet) => boolean,
-): number {
+  budget: number,
+): { count: number; estimate: boolean } {
   const others = conditions.filter((condition) => condition !== driver);
   const rest = (wallet: Wallet) =>
     inScope(wallet) && others.every((condition) => condition.matches(wallet));
   let count = 0;
-  for (const [from, to] of driver.ranges) count += driver.index.countWhere(from, to, rest);
-  return count;
+  let visited = 0;
+  let candidates = 0;
+  for (const [from, to] of driver.ranges) {
+    const size = driver.index.count(from, to);
+    candidates += size;
+    const visit = Math.min(size, budget - visited);
+    if (visit > 0) count += driver.index.countWhere(from, to, rest, visit);
+    visited += Math.max(visit, 0);
+  }
+  if (visited >= candidates) return { count, estimate: false };
+  return { count: Math.round((count / Math.max(visited, 1)) * candidates), estimate: true };
 }
 
 function* scanCondition(condition: CompiledCondition): Generator<Wallet> {

@@ -34,8 +34,13 @@ export interface WalletQuery {
 
 export interface WalletPage {
   readonly results: readonly Wallet[];
-  /** Exact number of wallets matching the conditions. */
+  /** Number of wallets matching the conditions: exact unless flagged an estimate. */
   readonly totalCount: number;
+  /**
+   * True when counting exactly would have visited more wallets than the engine's count budget:
+   * the total is then the share of matches among the wallets visited, scaled to all candidates.
+   */
+  readonly totalCountIsEstimate?: boolean;
 }
 
 /** `wallets`: every wallet; `delegates`: wallets with delegate attributes (resigned ones too). */
