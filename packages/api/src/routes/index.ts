@@ -1,10 +1,16 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { AwilixContainer } from 'awilix';
 import type { Cradle } from '@lni/kernel';
+import {
+  nodeHealthChecks,
+  type DatabaseProbe,
+  type RelayProbe,
+} from '../health/node-health-checks.js';
 import type { PeerReader } from '../ledger/node-sources.js';
 import { blockchainRoutes } from './blockchain.js';
 import { blockRoutes } from './blocks.js';
 import { delegateRoutes } from './delegates.js';
+import { healthRoutes } from './health.js';
 import { lockRoutes } from './locks.js';
 import { nodeRoutes } from './node.js';
 import { nodeFeeRoutes } from './node-fees.js';
@@ -62,18 +68,30 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
       ...nodeFeeRoutes({ ledger, transactions, now: () => new Date() }),
     );
   }
-  routes.push(
-    ...nodeRoutes({
-      network: () => (has('state') ? container.cradle.networkConfig : undefined),
-      lastBlock: () => (has('state') ? ledger().lastBlock() : undefined),
-      peers: () => (has('p2p') ? container.resolve<PeerReader>('peerRepository') : undefined),
-      poolLimits: () =>
-        container.hasRegistration('poolLimits') ? container.cradle.poolLimits : undefined,
-      ports: options.ports,
-      version: options.version,
-      now: () => new Date(),
-    }),
-  );
+  const nodeSources = {
+    network: () => (has('state') ? container.cradle.networkConfig : undefined),
+    lastBlock: () => (has('state') ? ledger().lastBlock() : undefined),
+    peers: () => (has('p2p') ? container.resolve<PeerReader>('peerRepository') : undefined),
+    poolLimits: () =>
+      container.hasRegistration('poolLimits') ? container.cradle.poolLimits : undefined,
+    ports: options.ports,
+    version: options.version,
+    now: () => new Date(),
+  };
+  routes.push(...nodeRoutes(nodeSources));
+  const checks = nodeHealthChecks({
+    database: () => (has('database') ? container.resolve<DatabaseProbe>('database') : undefined),
+    network: nodeSources.network,
+    sync: nodeSources,
+    // The forger registers its relays at boot; until then the check fails saying so.
+    relays: () =>
+      has('forger')
+        ? container.hasRegistration('forgerRelays')
+          ? container.resolve<RelayProbe[]>('forgerRelays')
+          : []
+        : undefined,
+  });
+  routes.push(...healthRoutes(() => checks));
   return routes;
 }
 
