@@ -17,6 +17,11 @@ export interface ApiOptions {
     readonly enabled: boolean;
     readonly maxMegabytes: number;
   };
+  /** GET /metrics (Prometheus text): served to these IPs only. */
+  readonly metrics: {
+    readonly enabled: boolean;
+    readonly whitelist: readonly string[];
+  };
 }
 
 export const apiConfigSchema = Joi.object<ApiOptions>({
@@ -32,6 +37,12 @@ export const apiConfigSchema = Joi.object<ApiOptions>({
   cache: Joi.object({
     enabled: Joi.boolean().default(true),
     maxMegabytes: Joi.number().min(1).max(4096).default(64),
+  }).default(),
+  metrics: Joi.object({
+    enabled: Joi.boolean().default(true),
+    whitelist: Joi.array()
+      .items(Joi.string().ip({ cidr: 'forbidden' }))
+      .default(['127.0.0.1', '::1']),
   }).default(),
 });
 

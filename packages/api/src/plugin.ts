@@ -4,7 +4,10 @@ import { apiConfigSchema, apiEnvironment, type ApiOptions } from './config.js';
 import { ApiServer } from './server/api-server.js';
 import { RouteRegistry } from './server/route-registry.js';
 import './ledger/cradle.js';
-import { resourceRoutes } from './routes/index.js';
+import { ApiMetrics } from './metrics/api-metrics.js';
+import { metricsRoutes } from './metrics/metrics-route.js';
+import { registerSyncMetrics } from './metrics/sync-metrics.js';
+import { resourceRoutes, syncSources } from './routes/index.js';
 import { readFileSync } from 'node:fs';
 
 const { version } = JSON.parse(
@@ -34,11 +37,19 @@ export const apiPlugin = definePlugin<ApiOptions>({
       container.hasRegistration('apiLedger') ? heightOf(() => container.cradle.apiLedger) : 0;
     const chainTip = () =>
       container.hasRegistration('apiLedger') ? container.cradle.apiLedger.tip() : undefined;
+    const { metrics } = container.cradle;
+    if (options.metrics.enabled) {
+      routes.add(...metricsRoutes(() => metrics, options.metrics.whitelist));
+    }
+    if (enabledPlugins.has('state')) {
+      registerSyncMetrics(metrics, syncSources(container), () => container.cradle.networkConfig);
+    }
+    const apiMetrics = new ApiMetrics({ metrics });
     container.register({
       apiRoutes: asValue(routes),
       apiServer: asClass(ApiServer)
         .singleton()
-        .inject(() => ({ logger, apiOptions: options, blockHeight, chainTip })),
+        .inject(() => ({ logger, apiOptions: options, blockHeight, chainTip, apiMetrics })),
     });
   },
   async boot({ container }) {

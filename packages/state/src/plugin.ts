@@ -20,6 +20,7 @@ import { StateLedgerReader } from './ledger/state-ledger-reader.js';
 import { stateConfigSchema, type StateOptions } from './ledger/state-options.js';
 import { storeMissingRounds } from './ledger/stored-rounds.js';
 import { SupplyCounter } from './ledger/supply-counter.js';
+import { registerLedgerMetrics } from './metrics/ledger-metrics.js';
 import { LegacyPoolFile } from './pool/legacy-pool-file.js';
 import { PoolJournal } from './pool/pool-journal.js';
 import { PoolRecovery } from './pool/pool-recovery.js';
@@ -78,6 +79,10 @@ export const statePlugin = definePlugin<StateOptions>({
       options.verificationWorkers > 0
         ? new VerificationPool({ size: options.verificationWorkers })
         : undefined;
+    const { applyDurations } = registerLedgerMetrics(container.cradle.metrics, {
+      height: () => container.cradle.blockProcessor.lastBlock?.height ?? 0,
+      poolSize: () => container.cradle.transactionPool.size,
+    });
     container.register({
       walletRepository: asValue(walletRepository),
       walletQueryEngine: asValue(new WalletQueryEngine({ walletRepository })),
@@ -96,6 +101,7 @@ export const statePlugin = definePlugin<StateOptions>({
             logger,
             events,
             blockHooks: [roundKeeper, supplyCounter, new DelegateRanks(walletRepository)],
+            applyDurations,
             ...(verificationPool && { verificationPool }),
           }),
       ).singleton(),

@@ -6,7 +6,7 @@ import {
   type DatabaseProbe,
   type RelayProbe,
 } from '../health/node-health-checks.js';
-import type { PeerReader } from '../ledger/node-sources.js';
+import type { NodeSources, PeerReader } from '../ledger/node-sources.js';
 import { blockchainRoutes } from './blockchain.js';
 import { blockRoutes } from './blocks.js';
 import { delegateRoutes } from './delegates.js';
@@ -69,9 +69,8 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
     );
   }
   const nodeSources = {
+    ...syncSources(container),
     network: () => (has('state') ? container.cradle.networkConfig : undefined),
-    lastBlock: () => (has('state') ? ledger().lastBlock() : undefined),
-    peers: () => (has('p2p') ? container.resolve<PeerReader>('peerRepository') : undefined),
     poolLimits: () =>
       container.hasRegistration('poolLimits') ? container.cradle.poolLimits : undefined,
     ports: options.ports,
@@ -93,6 +92,19 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   });
   routes.push(...healthRoutes(() => checks));
   return routes;
+}
+
+/** Where the sync rule reads the last block, the peers and the clock in this node. */
+export function syncSources(
+  container: AwilixContainer<Cradle>,
+): Pick<NodeSources, 'lastBlock' | 'peers' | 'now'> {
+  const has = (name: string) => container.hasRegistration(name);
+  return {
+    lastBlock: () => (has('apiLedger') ? container.cradle.apiLedger.lastBlock() : undefined),
+    peers: () =>
+      has('peerRepository') ? container.resolve<PeerReader>('peerRepository') : undefined,
+    now: () => new Date(),
+  };
 }
 
 /** Marks routes whose answers change only with the chain's tip (not the pool, peers or clock). */
