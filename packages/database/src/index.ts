@@ -14,6 +14,7 @@ export * from './query/table-specs.js';
 export * from './query/transaction-query.js';
 export * from './records.js';
 export * from './storage/block-storage.js';
+export * from './storage/missed-slot-storage.js';
 export * from './storage/pool-storage.js';
 export * from './storage/round-storage.js';
 export * from './storage/peer-storage.js';

@@ -9,6 +9,7 @@ import { applySchemaMigrations, hasPendingMigrations } from './migrations/migrat
 import { BlockQuery, TransactionQuery } from './query/transaction-query.js';
 import { BlockStorage } from './storage/block-storage.js';
 import { PeerStorage } from './storage/peer-storage.js';
+import { MissedSlotStorage } from './storage/missed-slot-storage.js';
 import { PoolStorage } from './storage/pool-storage.js';
 import { RoundStorage } from './storage/round-storage.js';
 import type { Service } from './service.js';
@@ -23,6 +24,8 @@ declare module '@lni/kernel' {
     readonly peerStorage: Service<PeerStorage>;
     /** The transaction pool as kept on disk. */
     readonly poolStorage: Service<PoolStorage>;
+    /** Slots delegates let pass, with the block after each gap. */
+    readonly missedSlotStorage: Service<MissedSlotStorage>;
     readonly transactionQuery: Service<TransactionQuery>;
     readonly blockQuery: Service<BlockQuery>;
     readonly statisticsRefresher: Service<StatisticsRefresher>;
@@ -42,6 +45,7 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
       roundStorage: asClass(RoundStorage).singleton(),
       peerStorage: asClass(PeerStorage).singleton(),
       poolStorage: asClass(PoolStorage).singleton(),
+      missedSlotStorage: asClass(MissedSlotStorage).singleton(),
       transactionQuery: asClass(TransactionQuery).singleton(),
       blockQuery: asClass(BlockQuery).singleton(),
       statisticsRefresher: asClass(StatisticsRefresher)

@@ -12,6 +12,7 @@ import { blockRoutes } from './blocks.js';
 import { delegateRoutes } from './delegates.js';
 import { healthRoutes } from './health.js';
 import { lockRoutes } from './locks.js';
+import { missedSlotRoutes } from './missed-slots.js';
 import { nodeRoutes } from './node.js';
 import { nodeFeeRoutes } from './node-fees.js';
 import { poolRoutes } from './pool.js';
@@ -66,6 +67,7 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
       ),
       ...cachedPerBlock(roundRoutes(() => container.cradle.roundStorage)),
       ...nodeFeeRoutes({ ledger, transactions, now: () => new Date() }),
+      ...missedSlotRoutes({ ledger, missedSlots: () => container.cradle.missedSlotStorage }),
     );
   }
   const nodeSources = {

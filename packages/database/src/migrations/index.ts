@@ -3,6 +3,7 @@ import { RowTotals1764000000000 } from './1764000000000-row-totals.js';
 import { PaymentRecipients1764000000001 } from './1764000000001-payment-recipients.js';
 import { Peers1764100000000 } from './1764100000000-peers.js';
 import { PoolTransactions1764200000000 } from './1764200000000-pool-transactions.js';
+import { MissedSlots1764300000000 } from './1764300000000-missed-slots.js';
 
 /** Every schema migration, oldest first. */
 export const schemaMigrations = [
@@ -11,4 +12,5 @@ export const schemaMigrations = [
   PaymentRecipients1764000000001,
   Peers1764100000000,
   PoolTransactions1764200000000,
+  MissedSlots1764300000000,
 ];

@@ -116,6 +116,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
         'PaymentRecipients1764000000001',
         'Peers1764100000000',
         'PoolTransactions1764200000000',
+        'MissedSlots1764300000000',
       ],
     });
     // The kept totals count the upgraded rows.
@@ -150,6 +151,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'block_totals',
       'blocks',
       'lni_migrations',
+      'missed_slots',
       'peer_penalties',
       'peers',
       'pool_transactions',
