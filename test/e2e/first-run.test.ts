@@ -117,6 +117,18 @@ describe('first run: kernel start --mode core', () => {
     expect(
       valueOf(families, 'lni_p2p_messages_total', { route: 'getCurrentRound', result: 'ok' }),
     ).toBeGreaterThan(0);
+    // Every series the Grafana dashboard reads is one this node exports.
+    const dashboard = await readFile(
+      join(import.meta.dirname, '../../docker/grafana/lni-node.json'),
+      'utf8',
+    );
+    const read = new Set(
+      [...dashboard.matchAll(/\b((?:lni|process|nodejs)_[a-z_0-9]+)/g)].map(([, name]) =>
+        (name as string).replace(/_(bucket|sum|count)$/, ''),
+      ),
+    );
+    expect(read.size).toBeGreaterThan(10);
+    expect([...read].filter((name) => !families.has(name))).toEqual([]);
   }, 120_000);
 
   it("/health passes every check of a core node, its forger's relay included", async () => {

@@ -49,6 +49,8 @@ export interface LedgerNode {
 
 export async function startLedgerNode(
   extra: readonly { plugin: Plugin<object>; options?: Readonly<Record<string, unknown>> }[] = [],
+  /** Options of the API plugin besides the loopback address, a free port and no rate limit. */
+  apiOptions: Readonly<Record<string, unknown>> = {},
 ): Promise<LedgerNode> {
   const root = await mkdtemp(join(tmpdir(), 'lni-ledger-node-'));
   await cp(join(TESTNET, 'crypto'), join(root, 'config', 'crypto'), { recursive: true });
@@ -61,7 +63,7 @@ export async function startLedgerNode(
         { plugin: statePlugin as Plugin<object>, options: { verificationWorkers: 0 } },
         {
           plugin: apiPlugin as Plugin<object>,
-          options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false } },
+          options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false }, ...apiOptions },
         },
         ...extra,
       ],

@@ -17,6 +17,16 @@ export interface ApiOptions {
     readonly enabled: boolean;
     readonly maxMegabytes: number;
   };
+  /** Webhooks: managed from these IPs only; delivery timing. */
+  readonly webhooks: {
+    readonly enabled: boolean;
+    readonly whitelist: readonly string[];
+    readonly firstRetryMs: number;
+    readonly maxRetryMs: number;
+    readonly disableAfterMs: number;
+    readonly timeoutMs: number;
+    readonly pollMs: number;
+  };
   /** GET /metrics (Prometheus text): served to these IPs only. */
   readonly metrics: {
     readonly enabled: boolean;
@@ -37,6 +47,17 @@ export const apiConfigSchema = Joi.object<ApiOptions>({
   cache: Joi.object({
     enabled: Joi.boolean().default(true),
     maxMegabytes: Joi.number().min(1).max(4096).default(64),
+  }).default(),
+  webhooks: Joi.object({
+    enabled: Joi.boolean().default(true),
+    whitelist: Joi.array()
+      .items(Joi.string().ip({ cidr: 'forbidden' }))
+      .default(['127.0.0.1', '::1']),
+    firstRetryMs: Joi.number().integer().min(10).default(10_000),
+    maxRetryMs: Joi.number().integer().min(10).default(3_600_000),
+    disableAfterMs: Joi.number().integer().min(100).default(86_400_000),
+    timeoutMs: Joi.number().integer().min(100).default(10_000),
+    pollMs: Joi.number().integer().min(10).default(5_000),
   }).default(),
   metrics: Joi.object({
     enabled: Joi.boolean().default(true),

@@ -1,4 +1,4 @@
-import { asClass, asValue } from 'awilix';
+import { asClass, asFunction, asValue } from 'awilix';
 import { definePlugin } from '@lni/kernel';
 import { apiConfigSchema, apiEnvironment, type ApiOptions } from './config.js';
 import { ApiServer } from './server/api-server.js';
@@ -8,6 +8,8 @@ import { ApiMetrics } from './metrics/api-metrics.js';
 import { metricsRoutes } from './metrics/metrics-route.js';
 import { registerSyncMetrics } from './metrics/sync-metrics.js';
 import { resourceRoutes, syncSources } from './routes/index.js';
+import { webhookRoutes } from './webhooks/webhook-routes.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 import { readFileSync } from 'node:fs';
 
 const { version } = JSON.parse(
@@ -19,6 +21,8 @@ declare module '@lni/kernel' {
     /** Where plugins contribute routes to the public API. */
     readonly apiRoutes: RouteRegistry;
     readonly apiServer: ApiServer;
+    /** Webhooks: events to stored deliveries to signed POSTs (with the database plugin). */
+    readonly apiWebhooks: WebhookService;
   }
 }
 
@@ -27,7 +31,7 @@ export const apiPlugin = definePlugin<ApiOptions>({
   configSchema: apiConfigSchema,
   environment: apiEnvironment,
   dependsOn: { optional: ['database', 'state', 'p2p'] },
-  register({ container, options, logger, enabledPlugins }) {
+  register({ container, options, logger, events, enabledPlugins }) {
     const routes = new RouteRegistry();
     routes.add(
       ...resourceRoutes({ container, enabledPlugins, ports: { api: options.port }, version }),
@@ -45,6 +49,23 @@ export const apiPlugin = definePlugin<ApiOptions>({
       registerSyncMetrics(metrics, syncSources(container), () => container.cradle.networkConfig);
     }
     const apiMetrics = new ApiMetrics({ metrics });
+    const webhooks = options.webhooks.enabled && enabledPlugins.has('database');
+    if (webhooks) {
+      const { whitelist, enabled: _enabled, ...delivery } = options.webhooks;
+      container.register({
+        apiWebhooks: asFunction(
+          ({ webhookStorage }) =>
+            new WebhookService({ events, webhookStorage, options: delivery, logger, metrics }),
+        ).singleton(),
+      });
+      routes.add(
+        ...webhookRoutes({
+          storage: () => container.cradle.webhookStorage,
+          whitelist,
+          changed: () => container.cradle.apiWebhooks.changed(),
+        }),
+      );
+    }
     container.register({
       apiRoutes: asValue(routes),
       apiServer: asClass(ApiServer)
@@ -54,8 +75,10 @@ export const apiPlugin = definePlugin<ApiOptions>({
   },
   async boot({ container }) {
     await container.cradle.apiServer.start();
+    if (container.hasRegistration('apiWebhooks')) await container.cradle.apiWebhooks.start();
   },
   async dispose({ container }) {
+    if (container.hasRegistration('apiWebhooks')) await container.cradle.apiWebhooks.stop();
     await container.cradle.apiServer.stop();
   },
 });

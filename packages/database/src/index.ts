@@ -16,6 +16,7 @@ export * from './records.js';
 export * from './storage/block-storage.js';
 export * from './storage/missed-slot-storage.js';
 export * from './storage/pool-storage.js';
+export * from './storage/webhook-storage.js';
 export * from './storage/round-storage.js';
 export * from './storage/peer-storage.js';
 export * from './upgrade/legacy-generator.js';

@@ -11,6 +11,7 @@ import { BlockStorage } from './storage/block-storage.js';
 import { PeerStorage } from './storage/peer-storage.js';
 import { MissedSlotStorage } from './storage/missed-slot-storage.js';
 import { PoolStorage } from './storage/pool-storage.js';
+import { WebhookStorage } from './storage/webhook-storage.js';
 import { RoundStorage } from './storage/round-storage.js';
 import type { Service } from './service.js';
 
@@ -26,6 +27,8 @@ declare module '@lni/kernel' {
     readonly poolStorage: Service<PoolStorage>;
     /** Slots delegates let pass, with the block after each gap. */
     readonly missedSlotStorage: Service<MissedSlotStorage>;
+    /** Webhooks, their deliveries and attempts. */
+    readonly webhookStorage: Service<WebhookStorage>;
     readonly transactionQuery: Service<TransactionQuery>;
     readonly blockQuery: Service<BlockQuery>;
     readonly statisticsRefresher: Service<StatisticsRefresher>;
@@ -46,6 +49,7 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
       peerStorage: asClass(PeerStorage).singleton(),
       poolStorage: asClass(PoolStorage).singleton(),
       missedSlotStorage: asClass(MissedSlotStorage).singleton(),
+      webhookStorage: asClass(WebhookStorage).singleton(),
       transactionQuery: asClass(TransactionQuery).singleton(),
       blockQuery: asClass(BlockQuery).singleton(),
       statisticsRefresher: asClass(StatisticsRefresher)

@@ -4,6 +4,7 @@ import { PaymentRecipients1764000000001 } from './1764000000001-payment-recipien
 import { Peers1764100000000 } from './1764100000000-peers.js';
 import { PoolTransactions1764200000000 } from './1764200000000-pool-transactions.js';
 import { MissedSlots1764300000000 } from './1764300000000-missed-slots.js';
+import { Webhooks1764300000001 } from './1764300000001-webhooks.js';
 
 /** Every schema migration, oldest first. */
 export const schemaMigrations = [
@@ -13,4 +14,5 @@ export const schemaMigrations = [
   Peers1764100000000,
   PoolTransactions1764200000000,
   MissedSlots1764300000000,
+  Webhooks1764300000001,
 ];

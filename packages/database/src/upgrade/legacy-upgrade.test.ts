@@ -117,6 +117,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
         'Peers1764100000000',
         'PoolTransactions1764200000000',
         'MissedSlots1764300000000',
+        'Webhooks1764300000001',
       ],
     });
     // The kept totals count the upgraded rows.
@@ -158,6 +159,9 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'rounds',
       'transaction_totals',
       'transactions',
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhooks',
     ]);
     // Running again is a no-op.
     expect(await migrateDatabase(database, { logger: quietLogger() })).toEqual({ applied: [] });
