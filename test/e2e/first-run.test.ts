@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../support/free-port.js';
+import { scrape, valueOf } from '../support/prometheus.js';
 
 // The README's start command on a fresh machine: core mode, testnet, embedded database, no peers.
 describe('first run: kernel start --mode core', () => {
@@ -94,4 +95,52 @@ describe('first run: kernel start --mode core', () => {
     expect(found).toMatchObject({ id: tx.id, amount: '123', sender: senderAddress });
     expect((await get(`/wallets/${recipient}`)).data.balance).toBe('123');
   }, 120_000);
+
+  it("/metrics follows the chain it forges, and counts the forger's requests to its relay", async () => {
+    const metrics = api.replace(/\/api$/, '/metrics');
+    const first = await scrape(metrics);
+    const start = valueOf(first, 'lni_chain_height') ?? 0;
+    expect(start).toBe(await height());
+    const later = await eventually(
+      async () => {
+        const value = valueOf(await scrape(metrics), 'lni_chain_height') ?? 0;
+        return value >= start + 1 ? value : undefined;
+      },
+      60_000,
+      'the next forged block in lni_chain_height',
+    );
+    const families = await scrape(metrics);
+    expect(later).toBeLessThanOrEqual(await height());
+    expect(valueOf(families, 'lni_sync_blocks_behind')).toBe(0);
+    expect(valueOf(families, 'lni_peers')).toBe(0);
+    // The in-process forger follows its slots through the node's own P2P server.
+    expect(
+      valueOf(families, 'lni_p2p_messages_total', { route: 'getCurrentRound', result: 'ok' }),
+    ).toBeGreaterThan(0);
+    // Every series the Grafana dashboard reads is one this node exports.
+    const dashboard = await readFile(
+      join(import.meta.dirname, '../../docker/grafana/lni-node.json'),
+      'utf8',
+    );
+    const read = new Set(
+      [...dashboard.matchAll(/\b((?:lni|process|nodejs)_[a-z_0-9]+)/g)].map(([, name]) =>
+        (name as string).replace(/_(bucket|sum|count)$/, ''),
+      ),
+    );
+    expect(read.size).toBeGreaterThan(10);
+    expect([...read].filter((name) => !families.has(name))).toEqual([]);
+  }, 120_000);
+
+  it("/health passes every check of a core node, its forger's relay included", async () => {
+    const response = await fetch(api.replace(/\/api$/, '/health'));
+    const body = (await response.json()) as { checks: Record<string, { ok: boolean }> };
+    expect({ status: response.status, checks: Object.keys(body.checks).sort() }).toEqual({
+      status: 200,
+      checks: ['database', 'relay', 'sync'],
+    });
+    expect(body.checks.relay).toMatchObject({
+      ok: true,
+      relay: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+    });
+  });
 });

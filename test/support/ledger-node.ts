@@ -35,6 +35,8 @@ export interface LedgerNode {
   /** `http://127.0.0.1:<port>/api` */
   readonly api: string;
   readonly milestones: Milestones;
+  /** The PostgreSQL database it writes to, made for this node on the local server. */
+  readonly databaseName: string;
   /** The next block, with these transactions, in the slot after the last block's or at `timestamp`. */
   forge(
     transactions: readonly TransactionData[],
@@ -47,7 +49,7 @@ export interface LedgerNode {
 
 export async function startLedgerNode(
   extra: readonly { plugin: Plugin<object>; options?: Readonly<Record<string, unknown>> }[] = [],
-  /** API options over the defaults here (no rate limit, loopback, a free port). */
+  /** Options of the API plugin besides the loopback address, a free port and no rate limit. */
   apiOptions: Readonly<Record<string, unknown>> = {},
 ): Promise<LedgerNode> {
   const root = await mkdtemp(join(tmpdir(), 'lni-ledger-node-'));
@@ -107,6 +109,7 @@ export async function startLedgerNode(
     kernel,
     api: `${kernel.cradle.apiServer.server.info.uri}/api`,
     milestones,
+    databaseName: database.connection.database,
     forge,
     forgeNow: (transactions = []) => {
       const height = (blockProcessor.lastBlock?.height ?? 0) + 1;

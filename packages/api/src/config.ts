@@ -30,6 +30,21 @@ export interface ApiOptions {
     /** How far back `GET /api/events` replays, in blocks below the tip. */
     readonly catchUpBlocks: number;
   };
+  /** Webhooks: managed from these IPs only; delivery timing. */
+  readonly webhooks: {
+    readonly enabled: boolean;
+    readonly whitelist: readonly string[];
+    readonly firstRetryMs: number;
+    readonly maxRetryMs: number;
+    readonly disableAfterMs: number;
+    readonly timeoutMs: number;
+    readonly pollMs: number;
+  };
+  /** GET /metrics (Prometheus text): served to these IPs only. */
+  readonly metrics: {
+    readonly enabled: boolean;
+    readonly whitelist: readonly string[];
+  };
 }
 
 export const apiConfigSchema = Joi.object<ApiOptions>({
@@ -53,6 +68,23 @@ export const apiConfigSchema = Joi.object<ApiOptions>({
     maxSubscriptionsPerConnection: Joi.number().integer().min(1).default(100),
     maxBacklogKilobytes: Joi.number().integer().min(1).default(2048),
     catchUpBlocks: Joi.number().integer().min(1).default(10_000),
+  }).default(),
+  webhooks: Joi.object({
+    enabled: Joi.boolean().default(true),
+    whitelist: Joi.array()
+      .items(Joi.string().ip({ cidr: 'forbidden' }))
+      .default(['127.0.0.1', '::1']),
+    firstRetryMs: Joi.number().integer().min(10).default(10_000),
+    maxRetryMs: Joi.number().integer().min(10).default(3_600_000),
+    disableAfterMs: Joi.number().integer().min(100).default(86_400_000),
+    timeoutMs: Joi.number().integer().min(100).default(10_000),
+    pollMs: Joi.number().integer().min(10).default(5_000),
+  }).default(),
+  metrics: Joi.object({
+    enabled: Joi.boolean().default(true),
+    whitelist: Joi.array()
+      .items(Joi.string().ip({ cidr: 'forbidden' }))
+      .default(['127.0.0.1', '::1']),
   }).default(),
 });
 

@@ -1,4 +1,4 @@
-import { asClass, asValue, type AwilixContainer } from 'awilix';
+import { asClass, asFunction, asValue, type AwilixContainer } from 'awilix';
 import { isValidAddress } from '@lni/crypto';
 import { definePlugin, type Cradle, type Logger } from '@lni/kernel';
 import { apiConfigSchema, apiEnvironment, type ApiOptions } from './config.js';
@@ -11,9 +11,14 @@ import { ApiServer } from './server/api-server.js';
 import { RequestRateLimit } from './server/request-rate-limit.js';
 import { RouteRegistry } from './server/route-registry.js';
 import './ledger/cradle.js';
-import { resourceRoutes } from './routes/index.js';
+import { ApiMetrics } from './metrics/api-metrics.js';
+import { metricsRoutes } from './metrics/metrics-route.js';
+import { registerSyncMetrics } from './metrics/sync-metrics.js';
+import { resourceRoutes, syncSources } from './routes/index.js';
 import { eventRoutes } from './routes/events.js';
 import { statusPageRoutes } from './status/status-page.js';
+import { webhookRoutes } from './webhooks/webhook-routes.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 import { readFileSync } from 'node:fs';
 
 const { version } = JSON.parse(
@@ -25,6 +30,8 @@ declare module '@lni/kernel' {
     /** Where plugins contribute routes to the public API. */
     readonly apiRoutes: RouteRegistry;
     readonly apiServer: ApiServer;
+    /** Webhooks: events to stored deliveries to signed POSTs (with the database plugin). */
+    readonly apiWebhooks: WebhookService;
   }
 }
 
@@ -66,6 +73,31 @@ export const apiPlugin = definePlugin<ApiOptions>({
       });
       routes.add(...eventRoutes(() => catchUp));
     }
+    const { metrics } = container.cradle;
+    if (options.metrics.enabled) {
+      routes.add(...metricsRoutes(() => metrics, options.metrics.whitelist));
+    }
+    if (enabledPlugins.has('state')) {
+      registerSyncMetrics(metrics, syncSources(container), () => container.cradle.networkConfig);
+    }
+    const apiMetrics = new ApiMetrics({ metrics });
+    const webhooks = options.webhooks.enabled && enabledPlugins.has('database');
+    if (webhooks) {
+      const { whitelist, enabled: _enabled, ...delivery } = options.webhooks;
+      container.register({
+        apiWebhooks: asFunction(
+          ({ webhookStorage }) =>
+            new WebhookService({ events, webhookStorage, options: delivery, logger, metrics }),
+        ).singleton(),
+      });
+      routes.add(
+        ...webhookRoutes({
+          storage: () => container.cradle.webhookStorage,
+          whitelist,
+          changed: () => container.cradle.apiWebhooks.changed(),
+        }),
+      );
+    }
     container.register({
       apiRoutes: asValue(routes),
       apiServer: asClass(ApiServer)
@@ -77,13 +109,16 @@ export const apiPlugin = definePlugin<ApiOptions>({
           chainTip,
           requestRateLimit,
           liveFeed: feed,
+          apiMetrics,
         })),
     });
   },
   async boot({ container }) {
     await container.cradle.apiServer.start();
+    if (container.hasRegistration('apiWebhooks')) await container.cradle.apiWebhooks.start();
   },
   async dispose({ container }) {
+    if (container.hasRegistration('apiWebhooks')) await container.cradle.apiWebhooks.stop();
     await container.cradle.apiServer.stop();
   },
 });

@@ -9,7 +9,9 @@ import { applySchemaMigrations, hasPendingMigrations } from './migrations/migrat
 import { BlockQuery, TransactionQuery } from './query/transaction-query.js';
 import { BlockStorage } from './storage/block-storage.js';
 import { PeerStorage } from './storage/peer-storage.js';
+import { MissedSlotStorage } from './storage/missed-slot-storage.js';
 import { PoolStorage } from './storage/pool-storage.js';
+import { WebhookStorage } from './storage/webhook-storage.js';
 import { RoundStorage } from './storage/round-storage.js';
 import type { Service } from './service.js';
 
@@ -23,6 +25,10 @@ declare module '@lni/kernel' {
     readonly peerStorage: Service<PeerStorage>;
     /** The transaction pool as kept on disk. */
     readonly poolStorage: Service<PoolStorage>;
+    /** Slots delegates let pass, with the block after each gap. */
+    readonly missedSlotStorage: Service<MissedSlotStorage>;
+    /** Webhooks, their deliveries and attempts. */
+    readonly webhookStorage: Service<WebhookStorage>;
     readonly transactionQuery: Service<TransactionQuery>;
     readonly blockQuery: Service<BlockQuery>;
     readonly statisticsRefresher: Service<StatisticsRefresher>;
@@ -42,6 +48,8 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
       roundStorage: asClass(RoundStorage).singleton(),
       peerStorage: asClass(PeerStorage).singleton(),
       poolStorage: asClass(PoolStorage).singleton(),
+      missedSlotStorage: asClass(MissedSlotStorage).singleton(),
+      webhookStorage: asClass(WebhookStorage).singleton(),
       transactionQuery: asClass(TransactionQuery)
         .singleton()
         .inject(() => ({ databaseOptions: options })),

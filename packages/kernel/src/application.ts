@@ -1,6 +1,7 @@
 import { asValue, createContainer, InjectionMode } from 'awilix';
 import { describeError, LifecycleError, type PluginFailure } from './errors.js';
 import { EventBus } from './events/event-bus.js';
+import { createMetricsRegistry } from './metrics/metrics-registry.js';
 import type { PluginInstance } from './app/plan.js';
 import type { Logger } from './logging/logger.js';
 import type { NodePaths } from './paths.js';
@@ -37,6 +38,7 @@ export class Application {
     this.container.register({
       logger: asValue(settings.logger),
       events: asValue(this.events),
+      metrics: asValue(createMetricsRegistry()),
       paths: asValue(settings.paths),
       mode: asValue(settings.mode),
       network: asValue(settings.network),

@@ -9,6 +9,7 @@ export * from './lifecycle/shutdown.js';
 export * from './logging/logger.js';
 export * from './logging/pretty-stream.js';
 export * from './logging/progress-log.js';
+export * from './metrics/metrics-registry.js';
 export * from './node.js';
 export * from './paths.js';
 export * from './plugin.js';

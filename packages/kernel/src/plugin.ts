@@ -2,6 +2,7 @@ import type { AwilixContainer } from 'awilix';
 import type Logger from 'bunyan';
 import type Joi from 'joi';
 import type { EventBus } from './events/event-bus.js';
+import type { MetricsRegistry } from './metrics/metrics-registry.js';
 import type { NodePaths } from './paths.js';
 
 export type RunMode = 'core' | 'relay' | 'forger';
@@ -18,6 +19,8 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 export interface Cradle {
   readonly logger: Logger;
   readonly events: EventBus;
+  /** Prometheus metrics: each plugin registers its own here (prom-client metrics' `registers`). */
+  readonly metrics: MetricsRegistry;
   readonly paths: NodePaths;
   readonly mode: RunMode;
   readonly network: string;

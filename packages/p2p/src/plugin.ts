@@ -2,6 +2,7 @@ import { asFunction, asValue } from 'awilix';
 import { definePlugin, type Cradle } from '@lni/kernel';
 import type { AwilixContainer } from 'awilix';
 import { Broadcaster } from './broadcast/broadcaster.js';
+import { P2PMetrics } from './metrics/p2p-metrics.js';
 import type { ChainPort } from './chain-port.js';
 import { p2pConfigSchema, p2pEnvironment, type P2POptions } from './config.js';
 import { P2PError } from './errors.js';
@@ -67,6 +68,10 @@ export const p2pPlugin = definePlugin<P2POptions>({
   environment: p2pEnvironment,
   register({ container, options, logger, events }) {
     const throttle = new OutgoingThrottle();
+    const metrics = new P2PMetrics(
+      container.cradle.metrics,
+      () => container.cradle.peerRepository.size,
+    );
     container.register({
       peerRepository: asFunction(() => {
         // The box reports changes to the repository, which stores them once a store is attached.
@@ -197,6 +202,7 @@ export const p2pPlugin = definePlugin<P2POptions>({
               if (options.sync.enabled) blockSync.wake();
             },
             services: () => publicServices(container, options),
+            onResult: metrics.requestEnded,
             hooks: {
               blockAccepted: (block, hops, from) => broadcaster.block(block, hops, from),
               blockRejected: () => {

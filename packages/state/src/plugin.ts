@@ -20,6 +20,10 @@ import { StateLedgerReader } from './ledger/state-ledger-reader.js';
 import { stateConfigSchema, type StateOptions } from './ledger/state-options.js';
 import { storeMissingRounds } from './ledger/stored-rounds.js';
 import { SupplyCounter } from './ledger/supply-counter.js';
+import { registerLedgerMetrics } from './metrics/ledger-metrics.js';
+import { MissedSlotTracker } from './production/missed-slots.js';
+import { publishMissedSlots } from './production/missed-slot-events.js';
+import { storeMissedSlots } from './production/stored-missed-slots.js';
 import { LegacyPoolFile } from './pool/legacy-pool-file.js';
 import { PoolJournal } from './pool/pool-journal.js';
 import { PoolRecovery } from './pool/pool-recovery.js';
@@ -74,15 +78,24 @@ export const statePlugin = definePlugin<StateOptions>({
     const walletRepository = new WalletRepository();
     const supplyCounter = new SupplyCounter();
     const roundKeeper = new RoundKeeper({ wallets: walletRepository, milestones });
+    const missedSlots = new MissedSlotTracker({
+      schedule: roundKeeper,
+      wallets: walletRepository,
+      milestones,
+    });
     const verificationPool =
       options.verificationWorkers > 0
         ? new VerificationPool({ size: options.verificationWorkers })
         : undefined;
+    const { applyDurations } = registerLedgerMetrics(container.cradle.metrics, {
+      height: () => container.cradle.blockProcessor.lastBlock?.height ?? 0,
+      poolSize: () => container.cradle.transactionPool.size,
+    });
     container.register({
       walletRepository: asValue(walletRepository),
       walletQueryEngine: asValue(new WalletQueryEngine({ walletRepository })),
       blockProcessor: asFunction(
-        ({ database, blockStorage, roundStorage }) =>
+        ({ database, blockStorage, roundStorage, missedSlotStorage }) =>
           new BlockProcessor({
             wallets: walletRepository,
             milestones,
@@ -92,11 +105,19 @@ export const statePlugin = definePlugin<StateOptions>({
               database,
               blockStorage,
               rounds: { storage: roundStorage, elections: roundKeeper },
+              missedSlots: { storage: missedSlotStorage, log: missedSlots },
             }),
             logger,
             events,
             elections: roundKeeper,
-            blockHooks: [roundKeeper, supplyCounter, new DelegateRanks(walletRepository)],
+            // After the round keeper: the gap before a block is read in its round's order.
+            blockHooks: [
+              roundKeeper,
+              missedSlots,
+              supplyCounter,
+              new DelegateRanks(walletRepository),
+            ],
+            applyDurations,
             ...(verificationPool && { verificationPool }),
           }),
       ).singleton(),
@@ -119,6 +140,14 @@ export const statePlugin = definePlugin<StateOptions>({
       ).singleton(),
     });
     provide(container, 'roundKeeper', asValue(roundKeeper));
+    provide(container, 'missedSlots', asValue(missedSlots));
+    publishMissedSlots({
+      events,
+      log: missedSlots,
+      metrics: container.cradle.metrics,
+      username: (publicKey) =>
+        walletRepository.byPublicKey(publicKey)?.attributes.delegate?.username,
+    });
     provide(container, 'networkConfig', asValue(network));
     provide(container, 'milestones', asValue(milestones));
     provide(
@@ -219,6 +248,11 @@ export const statePlugin = definePlugin<StateOptions>({
         roundKeeper.latestRoundAt(rebuilt.height),
       );
       if (roundsStored > 0) logger.info({ rounds: roundsStored }, 'Rounds stored');
+      const missedStored = await storeMissedSlots(
+        cradle.missedSlotStorage,
+        cradle.missedSlots as MissedSlotTracker,
+      );
+      if (missedStored > 0) logger.info({ slots: missedStored }, 'Missed slots stored');
       await blockProcessor.initialize();
     }
     followChain(events, transactionPool as TransactionPool, logger);

@@ -12,13 +12,15 @@ export interface DelegateResource {
   readonly isResigned: boolean;
   readonly blocks: {
     readonly produced: number;
+    /** Slots of the delegate that passed without a block. */
+    readonly missed: number;
     readonly last?: {
       readonly id: string;
       readonly height: number;
       readonly timestamp: ApiTimestamp;
     };
   };
-  readonly production: { readonly approval: number };
+  readonly production: { readonly approval: number; readonly productivity: number };
   readonly forged: { readonly fees: string; readonly rewards: string; readonly total: string };
 }
 
@@ -34,6 +36,15 @@ export function approvalOf(votes: bigint, supply: bigint): number {
   if (supply <= 0n) return 0;
   const basisPoints = (votes * 10_000n + supply / 2n) / supply;
   return Number(basisPoints) / 100;
+}
+
+/**
+ * Blocks produced as a share of the delegate's slots, in percent with two decimals (as ARK 2.x
+ * showed it beside approval); 0 before its first slot. The ledger indexes the same figure.
+ */
+export function productivityOf(produced: number, missed: number): number {
+  const slots = produced + missed;
+  return slots === 0 ? 0 : Math.round((produced * 10_000) / slots) / 100;
 }
 
 /** Shapes a delegate wallet; throws when the wallet has no delegate attributes. */
@@ -52,6 +63,7 @@ export function delegateResource(wallet: WalletView, context: DelegateContext): 
     isResigned: delegate.resigned === true,
     blocks: {
       produced: delegate.producedBlocks,
+      missed: delegate.missedBlocks ?? 0,
       ...(last && {
         last: {
           id: last.id,
@@ -60,7 +72,10 @@ export function delegateResource(wallet: WalletView, context: DelegateContext): 
         },
       }),
     },
-    production: { approval: approvalOf(delegate.voteBalance, context.supply) },
+    production: {
+      approval: approvalOf(delegate.voteBalance, context.supply),
+      productivity: productivityOf(delegate.producedBlocks, delegate.missedBlocks ?? 0),
+    },
     forged: {
       fees: delegate.forgedFees.toString(),
       rewards: delegate.forgedRewards.toString(),
@@ -78,12 +93,14 @@ export const delegateCatalog: FieldCatalog = {
   rank: { type: 'integer' },
   isResigned: { type: 'boolean' },
   'blocks.produced': { type: 'integer' },
+  'blocks.missed': { type: 'integer' },
   'blocks.last.id': { type: 'string' },
   'blocks.last.height': { type: 'integer' },
   'blocks.last.timestamp.epoch': { type: 'integer' },
   'blocks.last.timestamp.unix': { type: 'integer' },
   'blocks.last.timestamp.human': { type: 'string' },
   'production.approval': { type: 'number' },
+  'production.productivity': { type: 'number' },
   'forged.fees': { type: 'amount' },
   'forged.rewards': { type: 'amount' },
   'forged.total': { type: 'amount' },

@@ -8,6 +8,8 @@ export interface DelegateView {
   readonly forgedFees: bigint;
   readonly forgedRewards: bigint;
   readonly producedBlocks: number;
+  /** Slots the delegate let pass; absent until it missed one. */
+  readonly missedBlocks?: number;
   readonly rank?: number;
   readonly lastBlock?: { readonly id: string; readonly height: number; readonly timestamp: number };
   readonly resigned?: boolean;

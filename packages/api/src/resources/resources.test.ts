@@ -41,6 +41,7 @@ describe('the delegate resource', () => {
       total: '90000000000000000010',
     });
     expect(resource.production.approval).toBe(20);
+    expect(resource.production.productivity).toBe(100);
     expect(resource.isResigned).toBe(false);
   });
 
@@ -49,7 +50,7 @@ describe('the delegate resource', () => {
       supply: 1n,
       epochStart,
     });
-    expect(none.blocks).toEqual({ produced: 0 });
+    expect(none.blocks).toEqual({ produced: 0, missed: 0 });
     expect('last' in none.blocks).toBe(false);
 
     const forged = delegateResource(
@@ -61,6 +62,15 @@ describe('the delegate resource', () => {
       height: 9,
       timestamp: { epoch: 8, unix: 1490101208, human: '2017-03-21T13:00:08.000Z' },
     });
+  });
+
+  it('gives blocks.missed and productivity as produced / (produced + missed) in percent, two decimals', () => {
+    const context = { supply: 1n, epochStart };
+    const some = delegateResource(delegateWallet({ producedBlocks: 2, missedBlocks: 1 }), context);
+    expect(some.blocks.missed).toBe(1);
+    expect(some.production.productivity).toBe(66.67);
+    const never = delegateResource(delegateWallet({ producedBlocks: 0 }), context);
+    expect(never.production.productivity).toBe(0);
   });
 
   it('shows a resigned delegate as isResigned', () => {

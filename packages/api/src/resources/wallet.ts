@@ -35,6 +35,7 @@ export const walletCatalog: FieldCatalog = {
   'attributes.delegate.forgedFees': { type: 'amount' },
   'attributes.delegate.forgedRewards': { type: 'amount' },
   'attributes.delegate.producedBlocks': { type: 'integer' },
+  'attributes.delegate.missedBlocks': { type: 'integer' },
   'attributes.delegate.rank': { type: 'integer' },
   'attributes.delegate.resigned': { type: 'boolean' },
   'attributes.delegate.lastBlock.id': { type: 'string' },

@@ -1,11 +1,18 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { AwilixContainer } from 'awilix';
 import type { Cradle } from '@lni/kernel';
-import type { PeerReader } from '../ledger/node-sources.js';
+import {
+  nodeHealthChecks,
+  type DatabaseProbe,
+  type RelayProbe,
+} from '../health/node-health-checks.js';
+import type { NodeSources, PeerReader } from '../ledger/node-sources.js';
 import { blockchainRoutes } from './blockchain.js';
 import { blockRoutes } from './blocks.js';
 import { delegateRoutes } from './delegates.js';
+import { healthRoutes } from './health.js';
 import { lockRoutes } from './locks.js';
+import { missedSlotRoutes } from './missed-slots.js';
 import { nodeRoutes } from './node.js';
 import { nodeFeeRoutes } from './node-fees.js';
 import { poolRoutes } from './pool.js';
@@ -62,21 +69,46 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
       ),
       ...cachedPerBlock(roundRoutes(() => container.cradle.roundStorage)),
       ...nodeFeeRoutes({ ledger, transactions, now: () => new Date() }),
+      ...missedSlotRoutes({ ledger, missedSlots: () => container.cradle.missedSlotStorage }),
     );
   }
-  routes.push(
-    ...nodeRoutes({
-      network: () => (has('state') ? container.cradle.networkConfig : undefined),
-      lastBlock: () => (has('state') ? ledger().lastBlock() : undefined),
-      peers: () => (has('p2p') ? container.resolve<PeerReader>('peerRepository') : undefined),
-      poolLimits: () =>
-        container.hasRegistration('poolLimits') ? container.cradle.poolLimits : undefined,
-      ports: options.ports,
-      version: options.version,
-      now: () => new Date(),
-    }),
-  );
+  const nodeSources = {
+    ...syncSources(container),
+    network: () => (has('state') ? container.cradle.networkConfig : undefined),
+    poolLimits: () =>
+      container.hasRegistration('poolLimits') ? container.cradle.poolLimits : undefined,
+    ports: options.ports,
+    version: options.version,
+    now: () => new Date(),
+  };
+  routes.push(...nodeRoutes(nodeSources));
+  const checks = nodeHealthChecks({
+    database: () => (has('database') ? container.resolve<DatabaseProbe>('database') : undefined),
+    network: nodeSources.network,
+    sync: nodeSources,
+    // The forger registers its relays at boot; until then the check fails saying so.
+    relays: () =>
+      has('forger')
+        ? container.hasRegistration('forgerRelays')
+          ? container.resolve<RelayProbe[]>('forgerRelays')
+          : []
+        : undefined,
+  });
+  routes.push(...healthRoutes(() => checks));
   return routes;
+}
+
+/** Where the sync rule reads the last block, the peers and the clock in this node. */
+export function syncSources(
+  container: AwilixContainer<Cradle>,
+): Pick<NodeSources, 'lastBlock' | 'peers' | 'now'> {
+  const has = (name: string) => container.hasRegistration(name);
+  return {
+    lastBlock: () => (has('apiLedger') ? container.cradle.apiLedger.lastBlock() : undefined),
+    peers: () =>
+      has('peerRepository') ? container.resolve<PeerReader>('peerRepository') : undefined,
+    now: () => new Date(),
+  };
 }
 
 /** Marks routes whose answers change only with the chain's tip (not the pool, peers or clock). */

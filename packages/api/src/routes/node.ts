@@ -3,7 +3,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import { Milestones, type NetworkConfig } from '@lni/crypto';
 import Joi from 'joi';
 import type { NodeSources } from '../ledger/node-sources.js';
-import { syncStatus } from './sync-status.js';
+import { nodeSyncState } from './node-sync.js';
 import { FEE_KEYS, TYPE_NAMES } from './transaction-types.js';
 
 /** GET /api/node/*, /api/transactions/types|fees, /api/peers. */
@@ -23,14 +23,7 @@ export function nodeRoutes(sources: NodeSources): ServerRoute[] {
     const fees = milestone().fees.staticFees;
     return Object.fromEntries(FEE_KEYS.map((key) => [key, String(fees[key] ?? 0)]));
   };
-  const status = () => {
-    const lastBlock = sources.lastBlock();
-    const { epoch, blocktime } = milestone();
-    const now = Math.floor((sources.now().getTime() - new Date(epoch).getTime()) / 1000);
-    const peers = sources.peers()?.list() ?? [];
-    const { synced, behind } = syncStatus({ lastBlock, peers, blocktime, now });
-    return { synced, behind, lastBlock, now };
-  };
+  const status = () => nodeSyncState(sources, config());
   const get = (path: string, description: string, handler: () => unknown): ServerRoute => ({
     method: 'GET',
     path,

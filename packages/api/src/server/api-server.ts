@@ -26,6 +26,8 @@ export interface ApiServerDependencies {
   readonly requestRateLimit: RequestRateLimit;
   /** Live subscriptions on the same server; undefined when disabled or without the ledger. */
   readonly liveFeed: LiveFeed | undefined;
+  /** Counts each answered request by route template and status, and its duration. */
+  readonly apiMetrics?: { observe(route: string, status: number, seconds: number): void };
 }
 
 /** What a route that reads only the chain declares in `options.app`: cache it per tip. */
@@ -71,6 +73,14 @@ export class ApiServer {
     // After routing, before validation: a cached URL passed validation when it was cached.
     this.server.ext('onPreAuth', (request, h) => this.answerFromCache(request, h));
     this.server.ext('onPreResponse', (request, h) => this.finish(request, h));
+    const { apiMetrics } = this.deps;
+    if (apiMetrics) {
+      this.server.events.on('response', (request) => {
+        // The status written on the wire, whatever shape the response had inside hapi.
+        const seconds = (Date.now() - request.info.received) / 1000;
+        apiMetrics.observe(request.route.path, request.raw.res.statusCode, seconds);
+      });
+    }
     const routes = this.deps.apiRoutes.all();
     this.server.route(routes.map((route) => ({ ...route })));
     this.server.route(removedSearchRoutes(routes));

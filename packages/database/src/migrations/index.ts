@@ -3,6 +3,8 @@ import { RowTotals1764000000000 } from './1764000000000-row-totals.js';
 import { PaymentRecipients1764000000001 } from './1764000000001-payment-recipients.js';
 import { Peers1764100000000 } from './1764100000000-peers.js';
 import { PoolTransactions1764200000000 } from './1764200000000-pool-transactions.js';
+import { MissedSlots1764300000000 } from './1764300000000-missed-slots.js';
+import { Webhooks1764300000001 } from './1764300000001-webhooks.js';
 import { TransactionParties1764400000000 } from './1764400000000-transaction-parties.js';
 
 /** Every schema migration, oldest first. */
@@ -12,5 +14,7 @@ export const schemaMigrations = [
   PaymentRecipients1764000000001,
   Peers1764100000000,
   PoolTransactions1764200000000,
+  MissedSlots1764300000000,
+  Webhooks1764300000001,
   TransactionParties1764400000000,
 ];

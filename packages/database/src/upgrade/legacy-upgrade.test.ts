@@ -116,6 +116,8 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
         'PaymentRecipients1764000000001',
         'Peers1764100000000',
         'PoolTransactions1764200000000',
+        'MissedSlots1764300000000',
+        'Webhooks1764300000001',
         'TransactionParties1764400000000',
       ],
     });
@@ -155,6 +157,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'block_totals',
       'blocks',
       'lni_migrations',
+      'missed_slots',
       'party_totals',
       'peer_penalties',
       'peers',
@@ -163,6 +166,9 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'transaction_parties',
       'transaction_totals',
       'transactions',
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhooks',
     ]);
     // Running again is a no-op.
     expect(await migrateDatabase(database, { logger: quietLogger() })).toEqual({ applied: [] });

@@ -8,6 +8,7 @@ import type {
   BlockStorage,
   BlockWithTransactions,
   DatabaseConnection,
+  MissedSlotStorage,
   RoundStorage,
   SerializedTransaction,
   Service,
@@ -15,6 +16,7 @@ import type {
   StoredTransaction,
 } from '@lni/database';
 import type { ElectionLog } from '../ledger/election-log.js';
+import type { MissedSlotLog } from '../production/missed-slots.js';
 import { roundRows } from '../ledger/stored-rounds.js';
 import { lastBlockOf, type LastBlock } from '../wallets/wallet.js';
 import type {
@@ -33,6 +35,11 @@ export interface DatabaseBlockStoreDeps {
     readonly storage: Service<RoundStorage>;
     readonly elections: ElectionLog;
   };
+  /** With it, the slots missed before each block are stored with the block. */
+  readonly missedSlots?: {
+    readonly storage: Service<MissedSlotStorage>;
+    readonly log: MissedSlotLog;
+  };
 }
 
 /** The BlockStore on @lni/database: transactions travel as their serialized bytes. */
@@ -40,11 +47,13 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
   readonly #database: DatabaseConnection;
   readonly #storage: Service<BlockStorage>;
   readonly #rounds: DatabaseBlockStoreDeps['rounds'];
+  readonly #missedSlots: DatabaseBlockStoreDeps['missedSlots'];
 
-  constructor({ database, blockStorage, rounds }: DatabaseBlockStoreDeps) {
+  constructor({ database, blockStorage, rounds, missedSlots }: DatabaseBlockStoreDeps) {
     this.#database = database;
     this.#storage = blockStorage;
     this.#rounds = rounds;
+    this.#missedSlots = missedSlots;
   }
 
   async lastBlock(): Promise<FullBlock | undefined> {
@@ -112,22 +121,26 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
   async save(block: FullBlock): Promise<void> {
     const rounds = this.#rounds;
     const elected = rounds?.elections.electedBy(block.height);
-    if (!rounds || !elected) return this.#storage.saveBlocks([toStored(block)]);
+    const missed = this.#missedSlots?.log.missedAt(block.height) ?? [];
+    if (!elected && missed.length === 0) return this.#storage.saveBlocks([toStored(block)]);
     await this.#database.transaction(async (manager) => {
       await this.#storage.saveBlocks([toStored(block)], manager);
-      await rounds.storage.saveRound(roundRows(elected), manager);
+      if (rounds && elected) await rounds.storage.saveRound(roundRows(elected), manager);
+      await this.#missedSlots?.storage.save(missed, manager);
     });
   }
 
   async deleteAbove(height: number): Promise<void> {
     const rounds = this.#rounds;
-    if (!rounds) {
+    const missedSlots = this.#missedSlots;
+    if (!rounds && !missedSlots) {
       await this.#storage.deleteBlocksAbove(height);
       return;
     }
     await this.#database.transaction(async (manager) => {
       await this.#storage.deleteBlocksAbove(height, manager);
-      await rounds.storage.deleteRoundsFrom(rounds.elections.latestRoundAt(height) + 1, manager);
+      await rounds?.storage.deleteRoundsFrom(rounds.elections.latestRoundAt(height) + 1, manager);
+      await missedSlots?.storage.deleteAbove(height, manager);
     });
   }
 

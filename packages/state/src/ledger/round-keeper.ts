@@ -67,6 +67,11 @@ export class RoundKeeper implements BlockHook, ForgingSchedule, ElectionLog {
     return this.#elected.values();
   }
 
+  /** The timestamp of the block applied at `height`; undefined when none is (yet). */
+  timestampAt(height: number): number | undefined {
+    return this.#timestamps.get(height);
+  }
+
   slotOf(timestamp: number, height: number): number {
     return this.slots.getSlotNumber(this.#lookup, timestamp, height);
   }

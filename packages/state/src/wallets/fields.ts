@@ -83,6 +83,14 @@ export const WALLET_FIELDS: readonly WalletField[] = [
     'delegate',
     (w) => w.attributes.delegate?.producedBlocks,
   ),
+  field('attributes.delegate.missedBlocks', 'number', 'delegate', (w) => {
+    const delegate = w.attributes.delegate;
+    return delegate && (delegate.missedBlocks ?? 0);
+  }),
+  field('attributes.delegate.productivity', 'number', 'delegate', (w) => {
+    const delegate = w.attributes.delegate;
+    return delegate && productivityOf(delegate.producedBlocks, delegate.missedBlocks ?? 0);
+  }),
   field('attributes.delegate.rank', 'number', 'delegate', (w) => w.attributes.delegate?.rank),
   field('attributes.delegate.resigned', 'boolean', 'delegate', (w) => {
     const delegate = w.attributes.delegate;
@@ -107,6 +115,15 @@ export const WALLET_FIELDS: readonly WalletField[] = [
     (w) => w.attributes.delegate?.lastBlock?.timestamp,
   ),
 ];
+
+/**
+ * Blocks produced as a share of the delegate's slots, in percent with two decimals, as ARK 2.x
+ * showed it beside `approval`; 0 before the delegate had a slot.
+ */
+export function productivityOf(produced: number, missed: number): number {
+  const slots = produced + missed;
+  return slots === 0 ? 0 : Math.round((produced * 10_000) / slots) / 100;
+}
 
 const BY_PATH = new Map(WALLET_FIELDS.map((f) => [f.path, f]));
 

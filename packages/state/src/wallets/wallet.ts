@@ -33,6 +33,8 @@ export interface DelegateAttributes {
   readonly forgedFees: bigint;
   readonly forgedRewards: bigint;
   readonly producedBlocks: number;
+  /** Slots of this delegate that passed without a block (absent: none yet). */
+  readonly missedBlocks?: number;
   /**
    * Position by vote balance among all delegates, resigned ones included (ties by public key),
    * kept current after every block (set by the time the block that registered it is applied).

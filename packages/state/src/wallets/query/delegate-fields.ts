@@ -12,6 +12,8 @@ export const DELEGATE_VIEW_FIELDS: Readonly<Record<string, string>> = {
   rank: 'attributes.delegate.rank',
   isResigned: 'attributes.delegate.resigned',
   'blocks.produced': 'attributes.delegate.producedBlocks',
+  'blocks.missed': 'attributes.delegate.missedBlocks',
+  'production.productivity': 'attributes.delegate.productivity',
   'blocks.last.id': 'attributes.delegate.lastBlock.id',
   'blocks.last.height': 'attributes.delegate.lastBlock.height',
   'blocks.last.timestamp.epoch': 'attributes.delegate.lastBlock.timestamp',

@@ -1,0 +1,60 @@
+import Boom from '@hapi/boom';
+import type { ServerRoute } from '@hapi/hapi';
+import type { MissedSlotStorage, Service } from '@lni/database';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { pageOf } from '../pagination/envelope.js';
+import {
+  indexQuerySchema,
+  toResourceQuery,
+  type IndexQueryDefinition,
+} from '../query/index-query.js';
+import { timestampOf } from '../resources/timestamp.js';
+import { walletIdParams, walletOrNotFound } from './wallet-id.js';
+
+/** Pages only: the list is newest first, the one order its index serves. */
+const missedIndex: IndexQueryDefinition = { catalog: {}, defaultOrder: [] };
+
+export interface MissedSlotRouteSources {
+  readonly ledger: () => LedgerReader;
+  readonly missedSlots: () => Service<MissedSlotStorage>;
+}
+
+/** GET /api/delegates/{id}/missed: the slots a delegate let pass, newest first. */
+export function missedSlotRoutes(sources: MissedSlotRouteSources): ServerRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/delegates/{id}/missed',
+      options: {
+        description:
+          'The slots a delegate let pass without a block (round, slot, time), newest first',
+        tags: ['api', 'delegates'],
+        validate: { params: walletIdParams, query: indexQuerySchema(missedIndex) },
+        handler: async (request) => {
+          const reader = sources.ledger();
+          const wallet = walletOrNotFound(reader, request.params.id as string);
+          if (wallet.attributes.delegate === undefined || wallet.publicKey === undefined) {
+            throw Boom.notFound(`${request.params.id as string} is not a delegate`);
+          }
+          const query = toResourceQuery(request.query, missedIndex);
+          const { slots, totalCount } = await sources
+            .missedSlots()
+            .byDelegate(wallet.publicKey, { offset: query.offset, limit: query.limit });
+          const { epochStart } = reader.chainContext();
+          return pageOf(
+            slots.map((missed) => ({
+              round: missed.round,
+              slot: missed.slot,
+              height: missed.height,
+              timestamp: timestampOf(missed.timestamp, epochStart),
+            })),
+            totalCount,
+            query,
+            request.path,
+            request.url.searchParams,
+          );
+        },
+      },
+    },
+  ];
+}

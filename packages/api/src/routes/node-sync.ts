@@ -1,0 +1,30 @@
+import { Milestones, type NetworkConfig } from '@lni/crypto';
+import type { NodeSources } from '../ledger/node-sources.js';
+import type { LastBlockView } from '../resources/ledger-views.js';
+import { syncStatus } from './sync-status.js';
+
+export interface NodeSyncState {
+  readonly synced: boolean;
+  readonly behind: number;
+  readonly lastBlock: LastBlockView | undefined;
+  /** Seconds since the network epoch. */
+  readonly now: number;
+}
+
+/**
+ * The sync state `/api/node/status`, `/health` and the metrics report, from one rule: the
+ * network's milestone at the last block, its peers, and the slot clock.
+ */
+export function nodeSyncState(
+  sources: Pick<NodeSources, 'lastBlock' | 'peers' | 'now'>,
+  network: NetworkConfig,
+): NodeSyncState {
+  const lastBlock = sources.lastBlock();
+  const { epoch, blocktime } = new Milestones(network.milestones).at(
+    Math.max(1, lastBlock?.height ?? 0),
+  );
+  const now = Math.floor((sources.now().getTime() - new Date(epoch).getTime()) / 1000);
+  const peers = sources.peers()?.list() ?? [];
+  const { synced, behind } = syncStatus({ lastBlock, peers, blocktime, now });
+  return { synced, behind, lastBlock, now };
+}

@@ -1,0 +1,56 @@
+import type { EventBus, Logger } from '@lni/kernel';
+import type { Service, WebhookStorage } from '@lni/database';
+import { Counter, type Registry } from 'prom-client';
+import { WebhookDeliverer, type DeliveryOptions } from './webhook-deliverer.js';
+import { WebhookEvents } from './webhook-events.js';
+
+/** Events to deliveries to POSTs: the webhooks of this node, started at boot. */
+export class WebhookService {
+  private readonly events: WebhookEvents;
+  private readonly deliverer: WebhookDeliverer;
+
+  constructor(deps: {
+    readonly events: EventBus;
+    readonly webhookStorage: Service<WebhookStorage>;
+    readonly options: DeliveryOptions;
+    readonly logger: Logger;
+    readonly metrics: Registry;
+  }) {
+    const deliveries = new Counter({
+      name: 'lni_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by result: delivered, failed (retried later), disabled (webhooks given up)',
+      labelNames: ['result'],
+      registers: [deps.metrics],
+    });
+    const storage = deps.webhookStorage;
+    this.deliverer = new WebhookDeliverer({
+      webhookStorage: storage,
+      options: deps.options,
+      logger: deps.logger,
+      count: (result) => deliveries.inc({ result }),
+    });
+    this.events = new WebhookEvents({
+      events: deps.events,
+      webhookStorage: storage,
+      written: () => this.deliverer.wake(),
+      onError: (error) =>
+        deps.logger.error({ err: error }, 'Webhook deliveries of an event could not be written'),
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.events.start();
+    this.deliverer.start();
+  }
+
+  /** After a webhook changed: events see the change, and a re-enabled one is sent at once. */
+  async changed(): Promise<void> {
+    await this.events.reload();
+    this.deliverer.wake();
+  }
+
+  async stop(): Promise<void> {
+    await this.events.stop();
+    await this.deliverer.stop();
+  }
+}
