@@ -259,13 +259,22 @@ container() { compose ps -q "$1"; }
 # One value of the API's JSON on the published port, e.g. `api /api/blockchain data.block.height`;
 # fails (quietly) while the API does not answer.
 api() {
+  # The timer keeps the process alive: a connection that docker-proxy accepts while the node is
+  # still starting can leave nothing else pending, and node would exit 0 having printed nothing.
   node -e '
     const [url, path] = process.argv.slice(1);
-    fetch(url, { signal: AbortSignal.timeout(3000) })
-      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-      .then((body) => console.log(path.split(".").reduce((node, key) => node[key], body)))
-      .catch(() => process.exit(1));
-  ' "http://127.0.0.1:$API_PORT$1" "$2"
+    const fail = (why) => { console.error(`api ${url}: ${why}`); process.exit(1); };
+    const timer = setTimeout(() => fail("no answer in 3 s"), 3000);
+    fetch(url)
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+      .then((body) => {
+        const value = path.split(".").reduce((node, key) => node?.[key], body);
+        if (value === undefined || value === null) fail(`no ${path} in the answer`);
+        console.log(value);
+        clearTimeout(timer);
+      })
+      .catch((error) => fail(error.message));
+  ' "http://127.0.0.1:$API_PORT$1" "$2" 2>>"$WORK/api-errors.log"
 }
 
 wait_for_api() {
@@ -341,8 +350,10 @@ survives_down_up() {
   compose down >/dev/null 2>&1
   timed "docker-compose up again, API answering" up_again
   id_after="$(api "/api/blocks/$height" data.id)"
-  [[ "$id_after" == "$id_before" ]] ||
+  if [[ "$id_after" != "$id_before" ]]; then
+    compose logs --tail 60 relay >&2
     fail "block $height was $id_before before down/up, now ${id_after:-missing}"
+  fi
   height_after="$(api /api/blockchain data.block.height)"
   ((height_after >= height)) || fail "the height went from $height to $height_after"
   wait_for_height $((height_after + 1)) 120
