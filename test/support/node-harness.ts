@@ -39,13 +39,23 @@ export async function stopNode(node: KernelProcess | undefined): Promise<number 
   return (await node.exited()).code;
 }
 
+function isStaleConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+  return cause?.code === 'UND_ERR_SOCKET';
+}
+
 /** The public API of one node, as a client sees it. */
 export class ApiClient {
   constructor(readonly base: string) {}
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async get(path: string): Promise<any> {
-    const response = await fetch(`${this.base}${path}`);
+    const response = await fetch(`${this.base}${path}`).catch((error: unknown) => {
+      // A kept-alive connection the server closed as it was reused (seen with ARK's API): a GET
+      // is safe to send again, once, on a new connection.
+      if (!isStaleConnection(error)) throw error;
+      return fetch(`${this.base}${path}`);
+    });
     if (!response.ok) throw new Error(`${path}: ${response.status}`);
     return response.json();
   }
