@@ -1,14 +1,16 @@
-import apiPlugin from '@lni/api';
 import { keysFromPassphrase } from '@lni/crypto';
-import databasePlugin from '@lni/database';
-import type { EventMap, Plugin } from '@lni/kernel';
-import { startTestKernel } from '@lni/kernel/testing';
-import statePlugin, { type RoundKeeper } from '@lni/state';
+import type { EventMap } from '@lni/kernel';
+import type { RoundKeeper } from '@lni/state';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLedgerNode, TESTNET, type LedgerNode } from '../support/ledger-node.js';
+import {
+  restartLedgerNode,
+  startLedgerNode,
+  TESTNET,
+  type LedgerNode,
+} from '../support/ledger-node.js';
 import { postgresSkipReason } from '../support/postgres.js';
 import { scrape, valueOf } from '../support/prometheus.js';
 
@@ -150,27 +152,7 @@ describe.skipIf(postgresSkipReason)('missed slots of a delegate whose forger is 
     } finally {
       await client.end();
     }
-    const restarted = await startTestKernel({
-      plugins: [
-        {
-          plugin: databasePlugin as Plugin<object>,
-          options: {
-            connection: {
-              host: '127.0.0.1',
-              port: 5432,
-              username: 'postgres',
-              database: node.databaseName,
-            },
-          },
-        },
-        { plugin: statePlugin as Plugin<object>, options: { verificationWorkers: 0 } },
-        {
-          plugin: apiPlugin as Plugin<object>,
-          options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false } },
-        },
-      ],
-      paths: node.kernel.paths,
-    });
+    const restarted = await restartLedgerNode(node);
     try {
       const api = `${restarted.cradle.apiServer.server.info.uri}/api`;
       const all = await get(api, `/delegates/${withheld}/missed?limit=100`);

@@ -1,16 +1,18 @@
-import apiPlugin from '@lni/api';
-import databasePlugin from '@lni/database';
-import type { Plugin } from '@lni/kernel';
-import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
+import type { TestKernel } from '@lni/kernel/testing';
 import { forgeBlock, keysFromPassphrase, type Milestones } from '@lni/crypto';
-import statePlugin, { type RoundKeeper } from '@lni/state';
+import type { RoundKeeper } from '@lni/state';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../support/free-port.js';
-import { startLedgerNode, TESTNET, type LedgerNode } from '../support/ledger-node.js';
+import {
+  restartLedgerNode,
+  startLedgerNode,
+  TESTNET,
+  type LedgerNode,
+} from '../support/ledger-node.js';
 import { postgresSkipReason } from '../support/postgres.js';
 import { scrape, valueOf } from '../support/prometheus.js';
 
@@ -91,28 +93,7 @@ describe.skipIf(postgresSkipReason)('webhooks', () => {
   };
 
   /** The same database and directories, started again (a node restart). */
-  const restart = (webhooks: Record<string, unknown>) =>
-    startTestKernel({
-      plugins: [
-        {
-          plugin: databasePlugin as Plugin<object>,
-          options: {
-            connection: {
-              host: '127.0.0.1',
-              port: 5432,
-              username: 'postgres',
-              database: node.databaseName,
-            },
-          },
-        },
-        { plugin: statePlugin as Plugin<object>, options: { verificationWorkers: 0 } },
-        {
-          plugin: apiPlugin as Plugin<object>,
-          options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false }, webhooks },
-        },
-      ],
-      paths: node.kernel.paths,
-    });
+  const restart = (webhooks: Record<string, unknown>) => restartLedgerNode(node, { webhooks });
   const apiOf = (kernel: TestKernel) => `${kernel.cradle.apiServer.server.info.uri}/api`;
 
   beforeAll(async () => {

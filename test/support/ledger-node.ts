@@ -37,6 +37,7 @@ export interface LedgerNode {
   readonly milestones: Milestones;
   /** The PostgreSQL database it writes to, made for this node on the local server. */
   readonly databaseName: string;
+  readonly databaseConnection: DatabaseConnection;
   /** The next block, with these transactions, in the slot after the last block's or at `timestamp`. */
   forge(
     transactions: readonly TransactionData[],
@@ -45,6 +46,29 @@ export interface LedgerNode {
   /** The next block in the slot of this moment, as a core node forging alone makes it. */
   forgeNow(transactions?: readonly TransactionData[]): Promise<BlockData<TransactionData>>;
   stop(): Promise<void>;
+}
+
+type Options = Readonly<Record<string, unknown>>;
+type DatabaseConnection = Awaited<ReturnType<typeof createTestDatabase>>['connection'];
+
+/** The node's plugins: PostgreSQL, state without workers, the API on loopback, unlimited. */
+function ledgerPlugins(connection: DatabaseConnection, apiOptions: Options) {
+  return [
+    { plugin: databasePlugin as Plugin<object>, options: { connection } },
+    { plugin: statePlugin as Plugin<object>, options: { verificationWorkers: 0 } },
+    {
+      plugin: apiPlugin as Plugin<object>,
+      options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false }, ...apiOptions },
+    },
+  ];
+}
+
+/** The stopped `node` started again: its plugins on its database and directories. */
+export function restartLedgerNode(node: LedgerNode, apiOptions: Options = {}): Promise<TestKernel> {
+  return startTestKernel({
+    plugins: ledgerPlugins(node.databaseConnection, apiOptions),
+    paths: node.kernel.paths,
+  });
 }
 
 export async function startLedgerNode(
@@ -58,15 +82,7 @@ export async function startLedgerNode(
   let kernel: TestKernel;
   try {
     kernel = await startTestKernel({
-      plugins: [
-        { plugin: databasePlugin as Plugin<object>, options: { connection: database.connection } },
-        { plugin: statePlugin as Plugin<object>, options: { verificationWorkers: 0 } },
-        {
-          plugin: apiPlugin as Plugin<object>,
-          options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false }, ...apiOptions },
-        },
-        ...extra,
-      ],
+      plugins: [...ledgerPlugins(database.connection, apiOptions), ...extra],
       paths: { config: join(root, 'config'), data: join(root, 'data'), log: join(root, 'log') },
     });
   } catch (error) {
@@ -110,6 +126,7 @@ export async function startLedgerNode(
     api: `${kernel.cradle.apiServer.server.info.uri}/api`,
     milestones,
     databaseName: database.connection.database,
+    databaseConnection: database.connection,
     forge,
     forgeNow: (transactions = []) => {
       const height = (blockProcessor.lastBlock?.height ?? 0) + 1;
