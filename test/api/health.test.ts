@@ -1,24 +1,7 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/free-port.js';
 import { startLedgerNode, type LedgerNode } from '../support/ledger-node.js';
-import { postgresSkipReason } from '../support/postgres.js';
-
-/** Runs one statement on the local server's maintenance database, as an operator would. */
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({
-    host: '127.0.0.1',
-    port: 5432,
-    user: 'postgres',
-    database: 'postgres',
-  });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { adminQuery, postgresSkipReason } from '../support/postgres.js';
 
 describe.skipIf(postgresSkipReason)('GET /health', () => {
   let node: LedgerNode;
@@ -29,7 +12,7 @@ describe.skipIf(postgresSkipReason)('GET /health', () => {
   }, 60_000);
   afterAll(async () => {
     // Whatever happened, the database takes connections again before it is dropped.
-    await admin(`ALTER DATABASE ${node.databaseName} ALLOW_CONNECTIONS true`).catch(() => {});
+    await adminQuery(`ALTER DATABASE ${node.databaseName} ALLOW_CONNECTIONS true`).catch(() => {});
     await node?.stop();
   });
 
@@ -60,8 +43,8 @@ describe.skipIf(postgresSkipReason)('GET /health', () => {
   });
 
   it('turns 503 naming the database when it stops taking connections, and 200 once it is back', async () => {
-    await admin(`ALTER DATABASE ${node.databaseName} ALLOW_CONNECTIONS false`);
-    await admin(
+    await adminQuery(`ALTER DATABASE ${node.databaseName} ALLOW_CONNECTIONS false`);
+    await adminQuery(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${node.databaseName}'`,
     );
     const down = await probe();
@@ -69,7 +52,7 @@ describe.skipIf(postgresSkipReason)('GET /health', () => {
     expect(down.body.failing).toEqual(['database']);
     expect(down.body.checks.database.reason).toContain(node.databaseName);
 
-    await admin(`ALTER DATABASE ${node.databaseName} ALLOW_CONNECTIONS true`);
+    await adminQuery(`ALTER DATABASE ${node.databaseName} ALLOW_CONNECTIONS true`);
     await eventually(
       async () => ((await probe()).body.checks.database.ok === true ? true : undefined),
       20_000,

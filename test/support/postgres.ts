@@ -7,24 +7,26 @@ const SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres' };
 export const postgresSkipReason =
   process.env.LNI_TEST_POSTGRES === 'unavailable' ? 'PostgreSQL is unavailable' : undefined;
 
+/** Runs one statement on the local server's maintenance database, as an operator would. */
+export async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ ...SERVER, database: 'postgres' });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 /** A fresh database on the local server for one test file; `drop()` removes it. */
 export async function createTestDatabase(): Promise<{
   readonly connection: { host: string; port: number; username: string; database: string };
   drop(): Promise<void>;
 }> {
   const name = `lni_test_${randomBytes(6).toString('hex')}`;
-  const run = async (sql: string) => {
-    const client = new pg.Client({ ...SERVER, database: 'postgres' });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`CREATE DATABASE ${name}`);
+  await adminQuery(`CREATE DATABASE ${name}`);
   return {
     connection: { host: SERVER.host, port: SERVER.port, username: SERVER.user, database: name },
-    drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
