@@ -111,3 +111,4 @@ cached = true;
 console.log('repeated requests at one chain tip (response cache on, as a node runs):');
 await loadRoutes(uri, cases, { connections: CONNECTIONS, seconds: SECONDS, nameWidth: 32 });
 await kernel.stop();
+await ledger.close();

@@ -110,6 +110,7 @@ async function feedRun(): Promise<{ ms: number; perBlockMs: number }> {
   await Promise.all(clients.map((client) => client.disconnect()));
   feed.detach();
   await server.stop();
+  await ledger.close();
   perBlock.sort((a, b) => a - b);
   return { ms, perBlockMs: perBlock[Math.floor(perBlock.length * 0.99)] ?? 0 };
 }

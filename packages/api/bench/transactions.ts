@@ -117,7 +117,15 @@ const ledger = benchLedger(wallets, {
   }),
 });
 
-const database = await createTestDatabase();
+// API_BENCH_DATABASE names a database an earlier run kept (API_BENCH_KEEP_DATABASE=1): its chain
+// is measured again without storing it anew.
+const reused = process.env.API_BENCH_DATABASE;
+const database = reused
+  ? {
+      connection: { host: '127.0.0.1', port: 5432, username: 'postgres', database: reused },
+      drop: async () => undefined,
+    }
+  : await createTestDatabase();
 const routes: Plugin<object> = {
   name: 'bench-routes',
   dependsOn: { required: ['api', 'database'] },
@@ -186,6 +194,17 @@ try {
     return block;
   };
   const started = performance.now();
+  const kept = reused === undefined ? undefined : await kernel.cradle.blockStorage.getLastBlock();
+  if (kept !== undefined) {
+    // The senders' nonces as the stored transfers left them (the pattern is deterministic).
+    for (; made < TRANSACTIONS; made += 1) {
+      const sender = made % BUSY_SHARE === 0 ? 0 : made % SENDERS;
+      nonces[sender] = (nonces[sender] as bigint) + 1n;
+    }
+    previous = kept as unknown as BlockData<TransactionData>;
+    height = kept.height;
+    lastBlockId = kept.id;
+  }
   while (made < TRANSACTIONS) {
     const block = forgeNext(
       nextTransfers(Math.min(milestone.block.maxTransactions, TRANSACTIONS - made)),
@@ -232,6 +251,16 @@ try {
       path: '/api/wallets?orderBy=balance:desc&page=50',
     },
   ];
+  // API_BENCH_ONLY (a regular expression) measures only the routes whose names match it.
+  const only = process.env.API_BENCH_ONLY;
+  if (only !== undefined) {
+    const pattern = new RegExp(only);
+    cases.splice(
+      0,
+      cases.length,
+      ...cases.filter((c) => c.name === 'constant' || pattern.test(c.name)),
+    );
+  }
   const options = { connections: CONNECTIONS, seconds: SECONDS };
   for (let run = 1; run <= RUNS; run += 1) {
     if (RUNS > 1) console.log(`--- run ${run} of ${RUNS} over the same chain ---`);
@@ -254,6 +283,7 @@ try {
         `${walk.retries} pages retried after 503`,
     );
 
+    if (MIX_SECONDS === 0) continue;
     // The heaviest mix: broad wallet range filters, totals over large sets, deep pages.
     const mix = [
       '/api/wallets?balance.from=1000&balance.to=900000000000&nonce.from=3',
@@ -309,8 +339,9 @@ try {
   }
 } finally {
   await kernel.stop();
+  await ledger.close();
   // API_BENCH_KEEP_DATABASE=1 keeps the data for EXPLAIN and friends.
-  if (process.env.API_BENCH_KEEP_DATABASE === '1') {
+  if (process.env.API_BENCH_KEEP_DATABASE === '1' || reused !== undefined) {
     console.log(`kept database ${database.connection.database}`);
   } else {
     await database.drop();

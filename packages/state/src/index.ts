@@ -8,6 +8,8 @@ export type * from './wallets/wallet-store.js';
 export * from './wallets/query/wallet-query.js';
 export * from './wallets/query/delegate-fields.js';
 export * from './wallets/query/wallet-query-engine.js';
+export * from './wallets/replica/cost-routed-queries.js';
+export { WalletReplica, type WalletReplicaOptions } from './wallets/replica/wallet-replica.js';
 export * from './dpos/block-reward.js';
 export * from './dpos/delegate-ranking.js';
 export * from './dpos/forging-order.js';

@@ -29,6 +29,11 @@ import { PoolJournal } from './pool/pool-journal.js';
 import { PoolRecovery } from './pool/pool-recovery.js';
 import { TransactionPool } from './pool/transaction-pool.js';
 import { WalletQueryEngine, type WalletQueries } from './wallets/query/wallet-query-engine.js';
+import {
+  CostRoutedWalletQueries,
+  type AsyncWalletQueries,
+} from './wallets/replica/cost-routed-queries.js';
+import { WalletReplica } from './wallets/replica/wallet-replica.js';
 import { WalletRepository } from './wallets/wallet-repository.js';
 import type { WalletStore } from './wallets/wallet-store.js';
 
@@ -41,6 +46,8 @@ declare module '@lni/kernel' {
     readonly walletRepository: WalletStore;
     /** Answers the wallet and delegate index endpoints from the repository's indexes. */
     readonly walletQueryEngine: WalletQueries;
+    /** The same, with costly queries answered off the node's thread (see options). */
+    readonly walletQueries: AsyncWalletQueries;
     readonly blockProcessor: Service<BlockProcessor>;
     readonly transactionPool: Service<TransactionPool>;
   }
@@ -87,13 +94,26 @@ export const statePlugin = definePlugin<StateOptions>({
       options.verificationWorkers > 0
         ? new VerificationPool({ size: options.verificationWorkers })
         : undefined;
+    const walletQueryEngine = new WalletQueryEngine({ walletRepository });
+    // Started by the first costly query: a node whose API never asks one pays nothing.
+    const walletReplica = options.walletQueries.offThread
+      ? new WalletReplica(walletRepository, { maxQueued: options.walletQueries.maxQueued })
+      : undefined;
     const { applyDurations } = registerLedgerMetrics(container.cradle.metrics, {
       height: () => container.cradle.blockProcessor.lastBlock?.height ?? 0,
       poolSize: () => container.cradle.transactionPool.size,
     });
     container.register({
       walletRepository: asValue(walletRepository),
-      walletQueryEngine: asValue(new WalletQueryEngine({ walletRepository })),
+      walletQueryEngine: asValue(walletQueryEngine),
+      walletQueries: asValue(
+        new CostRoutedWalletQueries({
+          walletQueryEngine,
+          ...(walletReplica && { walletReplica }),
+          inlineVisits: options.walletQueries.inlineVisits,
+        }),
+      ),
+      stateWalletReplica: asValue(walletReplica),
       blockProcessor: asFunction(
         ({ database, blockStorage, roundStorage, missedSlotStorage }) =>
           new BlockProcessor({
@@ -164,10 +184,10 @@ export const statePlugin = definePlugin<StateOptions>({
       container,
       'apiLedger',
       asFunction(
-        ({ walletQueryEngine, blockProcessor }) =>
+        ({ walletQueries, blockProcessor }) =>
           new StateLedgerReader({
             walletRepository,
-            walletQueryEngine,
+            walletQueries,
             blockProcessor,
             supplyCounter,
             milestones,
@@ -269,6 +289,7 @@ export const statePlugin = definePlugin<StateOptions>({
     // The pool is kept as it changes; only the writes still under way need to finish.
     await cradle.transactionPool.flush();
     await (cradle.stateVerificationPool as VerificationPool | undefined)?.close();
+    await (cradle.stateWalletReplica as WalletReplica | undefined)?.close();
   },
 });
 

@@ -2,6 +2,8 @@ import type { ChainContext } from '../resources/chain-context.js';
 import type { LastBlockView, WalletView } from '../resources/ledger-views.js';
 import type { FieldCondition, Ordering } from '../query/resource-query.js';
 
+type MaybePromise<T> = T | Promise<T>;
+
 /** Conditions, order and page as the in-memory wallet indexes take them. */
 export interface WalletSearch {
   readonly conditions: readonly FieldCondition[];
@@ -23,10 +25,14 @@ export interface WalletSearchPage {
  * as `apiLedger`; wallets and delegates are answered from its indexes, never by a scan here.
  */
 export interface LedgerReader {
-  /** Wallets by wallet field paths (`balance`, `attributes.delegate.username`, …). */
-  wallets(search: WalletSearch): WalletSearchPage;
+  /**
+   * Wallets by wallet field paths (`balance`, `attributes.delegate.username`, …). A costly
+   * query may be answered off the node's thread, so the answer may come later; past
+   * `deadline` (epoch ms) nobody waits for it and the ledger may refuse it as busy.
+   */
+  wallets(search: WalletSearch, deadline: number): MaybePromise<WalletSearchPage>;
   /** Delegates by delegate resource fields (`votes`, `rank`, `blocks.produced`, …). */
-  delegates(search: WalletSearch): WalletSearchPage;
+  delegates(search: WalletSearch, deadline: number): MaybePromise<WalletSearchPage>;
   /** The wallet an address, a public key or a delegate username names. */
   findWallet(id: string): WalletView | undefined;
   /** All coins in existence now. */

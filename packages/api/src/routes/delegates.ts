@@ -10,6 +10,7 @@ import {
 import { delegateCatalog, delegateResource } from '../resources/delegate.js';
 import { walletResource } from '../resources/wallet.js';
 import { delegateSearch } from './delegate-search.js';
+import { deadlineOf } from '../server/deadline.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 import { walletIndex } from './wallets.js';
 
@@ -32,11 +33,11 @@ export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
         description: 'Delegates, filtered and ordered by any field of the delegate object',
         tags: ['api', 'delegates'],
         validate: { query: indexQuerySchema(delegateIndex) },
-        handler: (request) => {
+        handler: async (request) => {
           const reader = ledger();
           const query = toResourceQuery(request.query, delegateIndex);
           const shape = context(reader);
-          const page = reader.delegates(delegateSearch(query, shape));
+          const page = await reader.delegates(delegateSearch(query, shape), deadlineOf(request));
           return pageOf(
             page.results.map((wallet) => delegateResource(wallet, shape)),
             page.totalCount,
@@ -71,20 +72,18 @@ export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
         description: 'The wallets voting for a delegate, filtered by any wallet field',
         tags: ['api', 'delegates'],
         validate: { params: walletIdParams, query: indexQuerySchema(walletIndex) },
-        handler: (request) => {
+        handler: async (request) => {
           const reader = ledger();
           const delegate = walletOrNotFound(reader, request.params.id as string);
           if (delegate.attributes.delegate === undefined || delegate.publicKey === undefined) {
             throw Boom.notFound(`${request.params.id as string} is not a delegate`);
           }
           const query = toResourceQuery(request.query, walletIndex);
-          const page = reader.wallets({
-            ...query,
-            conditions: [
-              ...query.conditions,
-              { kind: 'in', field: 'attributes.vote', values: [delegate.publicKey] },
-            ],
-          });
+          const conditions = [
+            ...query.conditions,
+            { kind: 'in' as const, field: 'attributes.vote', values: [delegate.publicKey] },
+          ];
+          const page = await reader.wallets({ ...query, conditions }, deadlineOf(request));
           return pageOf(
             page.results.map(walletResource),
             page.totalCount,

@@ -11,6 +11,7 @@ import {
 } from '../query/index-query.js';
 import type { WalletView } from '../resources/ledger-views.js';
 import { lockCatalog, lockResource, type LockResource } from '../resources/lock.js';
+import { deadlineOf } from '../server/deadline.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 
 export const lockIndex: IndexQueryDefinition = {
@@ -37,14 +38,17 @@ function locksOf(wallets: readonly WalletView[], ledger: LedgerReader): LockReso
 }
 
 /** Every wallet holding an open lock, found through the index of locked balances. */
-function lockingWallets(ledger: LedgerReader): readonly WalletView[] {
+async function lockingWallets(
+  ledger: LedgerReader,
+  deadline: number,
+): Promise<readonly WalletView[]> {
   const search = {
     conditions: [{ kind: 'range' as const, field: 'attributes.htlc.lockedBalance', from: 1n }],
     orderBy: [],
     offset: 0,
   };
-  const { totalCount } = ledger.wallets({ ...search, limit: 0 });
-  return ledger.wallets({ ...search, limit: totalCount }).results;
+  const { totalCount } = await ledger.wallets({ ...search, limit: 0 }, deadline);
+  return (await ledger.wallets({ ...search, limit: totalCount }, deadline)).results;
 }
 
 /**
@@ -55,7 +59,11 @@ export function lockRoutes(ledger: () => LedgerReader): ServerRoute[] {
   const index = (
     path: string,
     description: string,
-    wallets: (reader: LedgerReader, id: string) => readonly WalletView[],
+    wallets: (
+      reader: LedgerReader,
+      id: string,
+      deadline: number,
+    ) => readonly WalletView[] | Promise<readonly WalletView[]>,
   ): ServerRoute => ({
     method: 'GET',
     path,
@@ -66,17 +74,22 @@ export function lockRoutes(ledger: () => LedgerReader): ServerRoute[] {
         query: indexQuerySchema(lockIndex),
         ...(path.includes('{id}') && { params: walletIdParams }),
       },
-      handler: (request) => {
+      handler: async (request) => {
         const reader = ledger();
         const query = toResourceQuery(request.query, lockIndex);
-        const locks = locksOf(wallets(reader, request.params.id as string), reader);
+        const holders = await wallets(reader, request.params.id as string, deadlineOf(request));
+        const locks = locksOf(holders, reader);
         const page = searchInMemory(locks, query, lockCatalog, 'lockId');
         return pageOf(page.results, page.totalCount, query, request.path, request.url.searchParams);
       },
     },
   });
   return [
-    index('/api/locks', 'Open HTLC locks, filtered and ordered by any field', lockingWallets),
+    index(
+      '/api/locks',
+      'Open HTLC locks, filtered and ordered by any field',
+      (reader, _id, deadline) => lockingWallets(reader, deadline),
+    ),
     index('/api/wallets/{id}/locks', 'The open HTLC locks a wallet sent', (reader, id) => [
       walletOrNotFound(reader, id),
     ]),
@@ -87,10 +100,10 @@ export function lockRoutes(ledger: () => LedgerReader): ServerRoute[] {
         description: 'An open HTLC lock by the id of its lock transaction',
         tags: ['api', 'locks'],
         validate: { params: lockIdParams },
-        handler: (request) => {
+        handler: async (request) => {
           const reader = ledger();
           const id = request.params.id as string;
-          const owner = lockingWallets(reader).find((wallet) =>
+          const owner = (await lockingWallets(reader, deadlineOf(request))).find((wallet) =>
             Object.hasOwn(wallet.attributes.htlc?.locks ?? {}, id),
           );
           const lock = owner && locksOf([owner], reader).find((found) => found.lockId === id);

@@ -7,6 +7,7 @@ import {
   type IndexQueryDefinition,
 } from '../query/index-query.js';
 import { walletCatalog, walletResource } from '../resources/wallet.js';
+import { deadlineOf } from '../server/deadline.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 
 const REMOVED_IN_3 = 'was removed in 3.0: filter on the full attribute path instead';
@@ -31,12 +32,12 @@ export function walletRoutes(ledger: () => LedgerReader): ServerRoute[] {
       description,
       tags: ['api', 'wallets'],
       validate: { query: indexQuerySchema(walletIndex) },
-      handler: (request) => {
+      handler: async (request) => {
         const query = toResourceQuery(request.query, walletIndex);
         const search = order
           ? { ...query, orderBy: [{ field: 'balance', direction: 'desc' as const }] }
           : query;
-        const page = ledger().wallets(search);
+        const page = await ledger().wallets(search, deadlineOf(request));
         return pageOf(
           page.results.map(walletResource),
           page.totalCount,

@@ -172,13 +172,14 @@ export class ApiServer {
 /**
  * Errors of other plugins that are not server faults: criteria the database or the wallet
  * indexes refuse are the client's (422); a database that does not answer is a temporary
- * outage (503), and so is a search past its time budget (503 with Retry-After).
+ * outage (503), and so is a search past its time budget or refused by a full queue (503 with
+ * Retry-After).
  */
 function translateDomainError(error: Boom.Boom): Boom.Boom | undefined {
   const code = (error as Boom.Boom & { code?: unknown }).code;
   if (code === 'ERR_DB_CRITERIA' || code === 'ERR_WALLET_QUERY') return Boom.badData(error.message);
   if (code === 'ERR_DATABASE') return Boom.serverUnavailable(error.message);
-  if (code === 'ERR_DB_SEARCH_TIMEOUT') {
+  if (code === 'ERR_DB_SEARCH_TIMEOUT' || code === 'ERR_WALLET_QUERY_BUSY') {
     const busy = Boom.serverUnavailable(error.message);
     busy.output.headers['Retry-After'] = '1';
     return busy;

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { partyCondition, rolesOf, type PartyTerm } from './parties.js';
+import { preparedQuery } from './prepared.js';
 
 /** A total and whether it is an estimate (a budget stopped the exact count). */
 export interface Total {
@@ -20,10 +21,11 @@ export async function countParties(
   budget: number,
 ): Promise<Total> {
   if (terms.length === 0) return { count: 0, estimate: false };
-  const rows = (await manager.query(
+  const rows = await preparedQuery<{ party: string; role: number; count: string }>(
+    manager,
     'SELECT party, role, count FROM party_totals WHERE party = ANY($1::text[])',
     [terms.map((term) => term.party)],
-  )) as { party: string; role: number; count: string }[];
+  );
   const totals = terms
     .map((term) => {
       const roles = rolesOf(term.roles);
@@ -47,7 +49,8 @@ export async function countParties(
       return cast ? `$${params.length}::${cast}` : `$${params.length}`;
     };
     const earlier = [largest, ...others.slice(0, index)].map((entry) => entry.term);
-    const [fresh] = (await manager.query(
+    const [fresh] = await preparedQuery<{ count: string }>(
+      manager,
       `SELECT count(*) AS count FROM transaction_parties AS candidate
        WHERE ${partyCondition([term], bind, 'candidate')}
          AND NOT EXISTS (
@@ -55,7 +58,7 @@ export async function countParties(
            WHERE ${partyCondition(earlier, bind, 'seen')}
              AND seen.block_height = candidate.block_height AND seen.sequence = candidate.sequence)`,
       params,
-    )) as { count: string }[];
+    );
     count += Number(fresh?.count ?? 0);
   }
   return { count, estimate: false };

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { DatabaseConnection } from '../connection/database.js';
 import { SearchTimeoutError } from '../errors.js';
 
@@ -45,6 +46,7 @@ export class SearchGate {
 }
 
 const gates = new WeakMap<DatabaseConnection, SearchGate>();
+const costlyGates = new WeakMap<DatabaseConnection, SearchGate>();
 
 /** The gate of one connection pool, shared by every search on it. */
 export function searchGateOf(database: DatabaseConnection, poolSize: number): SearchGate {
@@ -52,6 +54,21 @@ export function searchGateOf(database: DatabaseConnection, poolSize: number): Se
   if (!gate) {
     gate = new SearchGate(Math.max(1, poolSize - RESERVED_FOR_WRITERS));
     gates.set(database, gate);
+  }
+  return gate;
+}
+
+/**
+ * The gate of the searches whose cost grows with the data (a count over many rows, a deep
+ * offset): one fewer at once than the machine has cores, so that however many arrive,
+ * PostgreSQL leaves a core to the node applying blocks and to its writes. The others wait
+ * their turn within their time budget.
+ */
+export function costlySearchGateOf(database: DatabaseConnection): SearchGate {
+  let gate = costlyGates.get(database);
+  if (!gate) {
+    gate = new SearchGate(Math.max(1, availableParallelism() - 1));
+    costlyGates.set(database, gate);
   }
   return gate;
 }

@@ -3,8 +3,9 @@ import type { DatabaseConnection } from '../connection/database.js';
 import { SearchTimeoutError } from '../errors.js';
 import type { Scalar, SearchPage, SearchQuery } from './criteria.js';
 import { countParties, type Total } from './party-count.js';
-import { searchGateOf, type SearchGate } from './search-gate.js';
+import { costlySearchGateOf, searchGateOf, type SearchGate } from './search-gate.js';
 import { partyCondition } from './parties.js';
+import { preparedQuery } from './prepared.js';
 import {
   compileSearch,
   type CompiledQuery,
@@ -34,24 +35,29 @@ export class TableSearch<Row, Result> {
     poolSize = 10,
   ) {
     this.gate = searchGateOf(database, poolSize);
+    this.costlyGate = costlySearchGateOf(database);
   }
 
   private readonly gate: SearchGate;
+  private readonly costlyGate: SearchGate;
 
   async search(query: SearchQuery): Promise<SearchPage<Result>> {
+    const compiled = compileSearch(this.spec, query);
+    const run = () => this.gate.run(() => this.run(compiled, query), this.timeoutMs);
     try {
-      return await this.gate.run(() => this.run(query), this.timeoutMs);
+      return await (isCostly(compiled, query) ? this.costlyGate.run(run, this.timeoutMs) : run());
     } catch (error) {
-      // query_canceled: the statement timeout below fired.
-      if ((error as { driverError?: { code?: string } }).driverError?.code === '57014') {
+      // query_canceled: the statement timeout below fired (pg's error, bare from a prepared
+      // statement, or wrapped by TypeORM).
+      const failed = error as { code?: unknown; driverError?: { code?: unknown } };
+      if ((failed.driverError?.code ?? failed.code) === '57014') {
         throw new SearchTimeoutError(this.timeoutMs);
       }
       throw error;
     }
   }
 
-  private async run(query: SearchQuery): Promise<SearchPage<Result>> {
-    const compiled = compileSearch(this.spec, query);
+  private async run(compiled: CompiledQuery, query: SearchQuery): Promise<SearchPage<Result>> {
     return this.database.transaction(async (manager) => {
       // Repeatable read: the count and the page describe the same state of the chain. Bounded:
       // past the budget PostgreSQL cancels the search rather than hold a connection and a core.
@@ -97,10 +103,11 @@ export class TableSearch<Row, Result> {
     const sql = compiled.matchFirst
       ? `SELECT ${this.columns} FROM (SELECT * FROM ${table} WHERE ${compiled.where} OFFSET 0) AS matched`
       : `SELECT ${this.columns} FROM ${table} WHERE ${compiled.where}`;
-    return (await manager.query(
+    return preparedQuery<Row>(
+      manager,
       `${sql} ORDER BY ${compiled.orderBy} ${compiled.limitOffset}`,
       compiled.params,
-    )) as Row[];
+    );
   }
 
   /**
@@ -136,13 +143,13 @@ export class TableSearch<Row, Result> {
         ORDER BY ${order} LIMIT ${bind(limit, 'bigint')} OFFSET ${bind(offset, 'bigint')}
       ) AS page USING (block_height, sequence)
       ORDER BY ${order}`;
-    return (await manager.query(sql, params)) as Row[];
+    return preparedQuery<Row>(manager, sql, params);
   }
 
   private async total(manager: EntityManager, plan: CountPlan): Promise<Total> {
     switch (plan.kind) {
       case 'sum': {
-        const [row] = (await manager.query(plan.sql, plan.params)) as { count: string }[];
+        const [row] = await preparedQuery<{ count: string }>(manager, plan.sql, plan.params);
         return { count: Number(row?.count ?? 0), estimate: false };
       }
       case 'parties':
@@ -159,10 +166,11 @@ export class TableSearch<Row, Result> {
     params: unknown[],
   ): Promise<Total> {
     const { table } = this.spec;
-    const [row] = (await manager.query(
+    const [row] = await preparedQuery<{ count: string }>(
+      manager,
       `SELECT count(*) AS count FROM (SELECT 1 FROM ${table} WHERE ${where} LIMIT ${this.countBudget + 1}) AS bounded`,
       params,
-    )) as { count: string }[];
+    );
     const count = Number(row?.count ?? 0);
     if (count <= this.countBudget) return { count, estimate: false };
     const [plan] = (await manager.query(
@@ -172,6 +180,17 @@ export class TableSearch<Row, Result> {
     const estimated = Math.round(plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0);
     return { count: Math.max(estimated, count), estimate: true };
   }
+}
+
+/** Offsets beyond this walk so many index entries that the search counts as costly. */
+const COSTLY_OFFSET = 10_000;
+
+/**
+ * Whether a search's cost grows with the data: a total that is counted row by row (kept totals
+ * and parties' totals are probes), or a deep offset. Cursor pages and kept totals are cheap.
+ */
+function isCostly(compiled: CompiledQuery, query: SearchQuery): boolean {
+  return compiled.count.kind === 'bounded' || query.offset > COSTLY_OFFSET;
 }
 
 /** The value a row has for an order term, as a cursor carries it. */

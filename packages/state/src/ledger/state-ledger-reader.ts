@@ -1,6 +1,6 @@
 import { addressFromPublicKey, type Milestones } from '@lni/crypto';
 import type { BlockProcessor } from '../blocks/block-processor.js';
-import type { WalletQueries } from '../wallets/query/wallet-query-engine.js';
+import type { AsyncWalletQueries } from '../wallets/replica/cost-routed-queries.js';
 import type { WalletQuery } from '../wallets/query/wallet-query.js';
 import type { WalletStore } from '../wallets/wallet-store.js';
 import type { SupplyCounter } from './supply-counter.js';
@@ -13,7 +13,7 @@ export class StateLedgerReader {
   constructor(
     private readonly deps: {
       readonly walletRepository: WalletStore;
-      readonly walletQueryEngine: WalletQueries;
+      readonly walletQueries: AsyncWalletQueries;
       readonly blockProcessor: BlockProcessor;
       readonly supplyCounter: SupplyCounter;
       readonly milestones: Milestones;
@@ -21,12 +21,12 @@ export class StateLedgerReader {
     },
   ) {}
 
-  wallets(search: WalletQuery) {
-    return this.deps.walletQueryEngine.wallets(search);
+  wallets(search: WalletQuery, deadline: number) {
+    return this.deps.walletQueries.wallets(search, deadline);
   }
 
-  delegates(search: WalletQuery) {
-    return this.deps.walletQueryEngine.delegates(search);
+  delegates(search: WalletQuery, deadline: number) {
+    return this.deps.walletQueries.delegates(search, deadline);
   }
 
   findWallet(id: string) {

@@ -30,3 +30,13 @@ export class WalletQueryError extends KernelError {
     super('ERR_WALLET_QUERY', message);
   }
 }
+
+/**
+ * A wallet query that could not be answered in time (its budget ran out in the replica's queue,
+ * the queue was full, or the replica restarted): the node is busy, not the query wrong.
+ */
+export class WalletQueryBusyError extends KernelError {
+  constructor(message: string) {
+    super('ERR_WALLET_QUERY_BUSY', message);
+  }
+}

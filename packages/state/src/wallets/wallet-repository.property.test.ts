@@ -85,13 +85,15 @@ type Command =
   | { readonly op: 'update'; readonly address: string; readonly change: WalletChange }
   | { readonly op: 'checkpoint' }
   | { readonly op: 'rollback' }
-  | { readonly op: 'release' };
+  | { readonly op: 'release' }
+  | { readonly op: 'mirror' };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 8, arbitrary: fc.record({ op: fc.constant('update' as const), address, change }) },
   { weight: 1, arbitrary: fc.constant({ op: 'checkpoint' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'rollback' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'release' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'mirror' as const }) },
 );
 
 const valueOf = (field: WalletField): fc.Arbitrary<FieldValue> => {
@@ -209,6 +211,7 @@ describe('wallet repository indexes (property)', () => {
           const repository = new WalletRepository();
           const open: { checkpoint: Checkpoint; before: Wallet[] }[] = [];
           for (const cmd of commands) {
+            if (cmd.op === 'mirror') continue;
             if (cmd.op === 'checkpoint') {
               open.push({ checkpoint: repository.checkpoint(), before: snapshot(repository) });
             } else if (cmd.op === 'rollback' || cmd.op === 'release') {
@@ -286,6 +289,56 @@ describe('wallet repository indexes (property)', () => {
           }
         },
       ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('copy to a replica, through the change tracker, exactly the committed state', () => {
+    fc.assert(
+      fc.property(fc.array(command, { maxLength: 80 }), (commands) => {
+        const source = new WalletRepository();
+        const replica = new WalletRepository();
+        const tracker = source.trackChanges();
+        const open: { checkpoint: Checkpoint; before: Wallet[] }[] = [];
+        const mirror = () => {
+          replica.mirror(tracker.take().map((address) => [address, source.get(address)] as const));
+          expect(snapshot(replica)).toEqual(snapshot(source));
+          for (const field of WALLET_FIELDS) {
+            const scanOf = (r: WalletRepository) =>
+              [...r.index(field).scan(undefined, undefined, false)].map((w) => w.address);
+            expect(scanOf(replica), field.path).toEqual(scanOf(source));
+          }
+          for (const wallet of snapshot(source)) {
+            if (wallet.publicKey) {
+              expect(replica.byPublicKey(wallet.publicKey)?.address).toBe(wallet.address);
+            }
+            const name = wallet.attributes.delegate?.username;
+            if (name) expect(replica.byUsername(name)?.address).toBe(wallet.address);
+          }
+          expect(replica.delegateCount).toBe(source.delegateCount);
+        };
+        for (const cmd of commands) {
+          if (cmd.op === 'mirror') {
+            // The replica copies only between blocks, when no checkpoint is open.
+            if (!source.inCheckpoint) mirror();
+          } else if (cmd.op === 'checkpoint') {
+            open.push({ checkpoint: source.checkpoint(), before: snapshot(source) });
+          } else if (cmd.op === 'rollback' || cmd.op === 'release') {
+            const top = open.pop();
+            if (!top) continue;
+            if (cmd.op === 'release') source.release(top.checkpoint);
+            else source.rollback(top.checkpoint);
+          } else {
+            try {
+              source.update(cmd.address, cmd.change);
+            } catch (error) {
+              expect(error).toBeInstanceOf(WalletError);
+            }
+          }
+        }
+        while (open.length > 0) source.release((open.pop() as (typeof open)[number]).checkpoint);
+        mirror();
+      }),
       { numRuns: 300 },
     );
   });

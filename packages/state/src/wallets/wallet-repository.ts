@@ -3,7 +3,7 @@ import { FieldIndex, type WalletSlot } from './field-index.js';
 import { WALLET_FIELDS, type WalletField, type WalletPart } from './fields.js';
 import type { Wallet } from './wallet.js';
 import { applyChange, emptyWallet, type WalletChange } from './wallet-change.js';
-import type { Checkpoint, WalletStore } from './wallet-store.js';
+import type { ChangeTracker, Checkpoint, WalletStore } from './wallet-store.js';
 
 export type { Checkpoint } from './wallet-store.js';
 
@@ -35,6 +35,8 @@ export class WalletRepository implements WalletStore {
   readonly #deferred = new Set<FieldIndex>();
   readonly #journal: JournalEntry[] = [];
   #depth = 0;
+  /** Addresses changed since each tracker last took them, counting committed changes only. */
+  readonly #trackers = new Set<Set<string>>();
 
   constructor() {
     for (const field of WALLET_FIELDS) {
@@ -55,6 +57,10 @@ export class WalletRepository implements WalletStore {
   /** Number of wallets held. */
   get size(): number {
     return this.#byAddress.size;
+  }
+
+  get inCheckpoint(): boolean {
+    return this.#depth > 0;
   }
 
   /** Number of wallets with delegate attributes, resigned ones included. */
@@ -130,9 +136,68 @@ export class WalletRepository implements WalletStore {
     const next = applyChange(previous, typeof change === 'function' ? change(previous) : change);
     this.#checkUnique(previous, next);
     if (this.#depth > 0) this.#journal.push({ address, previous: slot?.wallet });
+    else this.#committed(address);
     if (slot) this.#replace(slot, next);
     else this.#insert(next);
     return next;
+  }
+
+  /**
+   * Starts recording which wallets change, for a copy kept elsewhere (the off-thread query
+   * replica): `take` returns the addresses changed since the last take, each once. Only
+   * committed changes count: those inside a checkpoint count when the outermost one is
+   * released, and a rollback leaves nothing to copy. `stop` ends the recording.
+   */
+  trackChanges(): ChangeTracker {
+    let changed = new Set<string>();
+    this.#trackers.add(changed);
+    return {
+      take: () => {
+        this.#trackers.delete(changed);
+        const taken = [...changed];
+        changed = new Set<string>();
+        this.#trackers.add(changed);
+        return taken;
+      },
+      stop: () => {
+        this.#trackers.delete(changed);
+      },
+    };
+  }
+
+  /**
+   * Makes each wallet what another repository holds now (a replica catching up with its
+   * source): `wallet` undefined removes it. The source checked every rule, uniqueness
+   * included, so none is checked again; public keys and usernames are moved in two passes,
+   * so a key that changed hands within one batch ends up with its new holder whatever the
+   * entries' order. Never inside a checkpoint: a replica has none.
+   */
+  mirror(entries: Iterable<readonly [address: string, wallet: Wallet | undefined]>): void {
+    if (this.#depth > 0) {
+      throw new WalletError('ERR_WALLET_CHECKPOINT', 'mirror: a checkpoint is open');
+    }
+    const moved: { slot: WalletSlot; previous?: Wallet; next?: Wallet }[] = [];
+    for (const [address, next] of entries) {
+      const slot = this.#byAddress.get(address);
+      if (slot === undefined) {
+        if (next === undefined) continue;
+        const fresh: WalletSlot = { wallet: next };
+        this.#byAddress.set(address, fresh);
+        this.#indexSlot(fresh, 'insert');
+        moved.push({ slot: fresh, next });
+      } else if (next === undefined) {
+        this.#indexSlot(slot, 'remove');
+        this.#byAddress.delete(address);
+        moved.push({ slot, previous: slot.wallet });
+      } else {
+        const previous = slot.wallet;
+        this.#reindex(slot, next);
+        moved.push({ slot, previous, next });
+      }
+      this.#committed(address);
+    }
+    for (const { slot, previous } of moved) this.#dropKeys(slot, previous);
+    for (const { slot, next } of moved) this.#addKeys(slot, next);
   }
 
   /**
@@ -180,6 +245,7 @@ export class WalletRepository implements WalletStore {
     for (const slot of slots) {
       this.#byAddress.set(slot.wallet.address, slot);
       this.#setKeys(slot, undefined, slot.wallet);
+      if (this.#depth === 0) this.#committed(slot.wallet.address);
     }
     for (const index of this.#indexList) {
       if (!this.#deferred.has(index)) fillSorted(index, slots);
@@ -219,7 +285,15 @@ export class WalletRepository implements WalletStore {
   /** Keeps the changes since the checkpoint and closes it (an outer checkpoint can still undo them). */
   release(checkpoint: Checkpoint): void {
     this.#close(checkpoint);
-    if (this.#depth === 0) this.#journal.length = 0;
+    if (this.#depth > 0) return;
+    if (this.#trackers.size > 0) {
+      for (const { address } of this.#journal) this.#committed(address);
+    }
+    this.#journal.length = 0;
+  }
+
+  #committed(address: string): void {
+    for (const changed of this.#trackers) changed.add(address);
   }
 
   #close(checkpoint: Checkpoint): void {
@@ -260,22 +334,33 @@ export class WalletRepository implements WalletStore {
     const slot: WalletSlot = { wallet };
     this.#byAddress.set(wallet.address, slot);
     this.#setKeys(slot, undefined, wallet);
-    for (const index of this.#indexList) {
-      if (index.field.read(wallet) !== undefined && !this.#deferred.has(index)) index.insert(slot);
-    }
+    this.#indexSlot(slot, 'insert');
   }
 
   #delete(slot: WalletSlot): void {
     const wallet = slot.wallet;
-    for (const index of this.#indexList) {
-      if (index.field.read(wallet) !== undefined && !this.#deferred.has(index)) index.remove(slot);
-    }
+    this.#indexSlot(slot, 'remove');
     this.#setKeys(slot, wallet, undefined);
     this.#byAddress.delete(wallet.address);
   }
 
-  /** Indexes hold only wallets with a value; a field is re-sorted only when its value changed. */
+  /** Adds the slot to (or removes it from) every index its wallet has a value for. */
+  #indexSlot(slot: WalletSlot, action: 'insert' | 'remove'): void {
+    for (const index of this.#indexList) {
+      if (index.field.read(slot.wallet) !== undefined && !this.#deferred.has(index)) {
+        index[action](slot);
+      }
+    }
+  }
+
   #replace(slot: WalletSlot, next: Wallet): void {
+    const previous = slot.wallet;
+    this.#reindex(slot, next);
+    this.#setKeys(slot, previous, next);
+  }
+
+  /** Indexes hold only wallets with a value; a field is re-sorted only when its value changed. */
+  #reindex(slot: WalletSlot, next: Wallet): void {
     const previous = slot.wallet;
     const stale: FieldIndex[] = [];
     const fresh: FieldIndex[] = [];
@@ -293,7 +378,20 @@ export class WalletRepository implements WalletStore {
     for (const index of stale) index.remove(slot);
     slot.wallet = next;
     for (const index of fresh) index.insert(slot);
-    this.#setKeys(slot, previous, next);
+  }
+
+  /** Forgets the keys `previous` had, where they still name this slot. */
+  #dropKeys(slot: WalletSlot, previous: Wallet | undefined): void {
+    const key = previous?.publicKey;
+    if (key !== undefined && this.#byPublicKey.get(key) === slot) this.#byPublicKey.delete(key);
+    const name = previous?.attributes.delegate?.username;
+    if (name !== undefined && this.#byUsername.get(name) === slot) this.#byUsername.delete(name);
+  }
+
+  #addKeys(slot: WalletSlot, next: Wallet | undefined): void {
+    if (next?.publicKey !== undefined) this.#byPublicKey.set(next.publicKey, slot);
+    const name = next?.attributes.delegate?.username;
+    if (name !== undefined) this.#byUsername.set(name, slot);
   }
 
   #setKeys(slot: WalletSlot, previous: Wallet | undefined, next: Wallet | undefined): void {

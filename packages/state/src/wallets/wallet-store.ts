@@ -48,4 +48,15 @@ export interface WalletStore {
   checkpoint(): Checkpoint;
   rollback(checkpoint: Checkpoint): void;
   release(checkpoint: Checkpoint): void;
+  /** Whether a checkpoint is open: wallets may then hold changes not committed yet. */
+  readonly inCheckpoint: boolean;
+  /** Records which wallets change (committed changes), for a copy kept elsewhere. */
+  trackChanges(): ChangeTracker;
+}
+
+/** Which wallets changed, for a copy kept elsewhere (see WalletRepository.trackChanges). */
+export interface ChangeTracker {
+  /** The addresses changed since the last take (or since tracking began), each once. */
+  take(): string[];
+  stop(): void;
 }

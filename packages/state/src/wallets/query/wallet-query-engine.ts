@@ -18,6 +18,8 @@ export const WALLET_COUNT_BUDGET = 20_000;
 export interface WalletQueries {
   wallets(query: WalletQuery): WalletPage;
   delegates(query: WalletQuery): WalletPage;
+  /** About how many wallets answering the query would visit. */
+  visits(scope: WalletScope, query: WalletQuery): number;
 }
 
 export type QueryStrategy = 'cost' | 'walk' | 'sort';
@@ -65,17 +67,12 @@ export class WalletQueryEngine implements WalletQueries {
 
   /** Wallets, with fields named by their wallet path (`attributes.delegate.username`). */
   wallets(query: WalletQuery): WalletPage {
-    return this.#run(this.#plan(query, 'wallets', (name) => walletField(name)));
+    return this.#run(this.#plan(query, 'wallets', walletPath));
   }
 
   /** Delegates, with fields named as in the delegate resource (`votes`, `blocks.produced`). */
   delegates(query: WalletQuery): WalletPage {
-    return this.#run(
-      this.#plan(query, 'delegates', (name) => {
-        const path = DELEGATE_VIEW_FIELDS[name];
-        return path === undefined ? undefined : walletField(path);
-      }),
-    );
+    return this.#run(this.#plan(query, 'delegates', delegatePath));
   }
 
   #plan(
@@ -122,12 +119,21 @@ export class WalletQueryEngine implements WalletQueries {
     return { scope, conditions, keys, offset, limit };
   }
 
-  #run(plan: Plan): WalletPage {
+  /**
+   * About how many wallets answering the query would visit: what decides whether it may run on
+   * the thread that applies blocks (see CostRoutedWalletQueries). Throws as the query would.
+   */
+  visits(scope: WalletScope, query: WalletQuery): number {
+    const plan = this.#plan(query, scope, scope === 'wallets' ? walletPath : delegatePath);
+    const costs = this.#costs(plan);
+    return costs.empty ? 0 : Math.min(costs.walkCost, costs.sortCost);
+  }
+
+  /** The cheaper of walking the primary order's index and sorting the driver's range. */
+  #costs(plan: Plan) {
     const { scope, conditions, keys, offset, limit } = plan;
     const repository = this.#repository;
-    if (conditions.some((condition) => condition.count === 0))
-      return { results: [], totalCount: 0 };
-
+    const empty = conditions.some((condition) => condition.count === 0);
     const scopeSize = scope === 'wallets' ? repository.size : repository.delegateCount;
     const driver = conditions.reduce<CompiledCondition | undefined>(
       (best, condition) => (best === undefined || condition.count < best.count ? condition : best),
@@ -144,10 +150,36 @@ export class WalletQueryEngine implements WalletQueries {
         ? Math.max(repository.size, repository.index(primary.field).size)
         : repository.delegateCount);
     const wanted = offset + limit;
+    // When every wallet the primary stream yields is a result, the stream starts at the offset
+    // (found by rank), so a deep page walks no more than the first.
+    const skipsByRank =
+      keys.length === 1 &&
+      conditions.every((condition) => condition === primaryCondition) &&
+      (scope === 'wallets' || primary.field.delegateOnly);
     const walkCost =
-      Math.min(streamSize, (wanted * streamSize) / Math.max(estimate, 1)) +
+      (skipsByRank ? limit : Math.min(streamSize, (wanted * streamSize) / Math.max(estimate, 1))) +
       (cheapTotal === undefined ? Math.min(estimate, this.#countBudget) : 0);
     const sortCost = estimate * (Math.log2(estimate + 2) + 1);
+    return {
+      empty,
+      scopeSize,
+      driver,
+      cheapTotal,
+      primary,
+      primaryCondition,
+      skipsByRank,
+      walkCost,
+      sortCost,
+    };
+  }
+
+  #run(plan: Plan): WalletPage {
+    const { scope, conditions, keys, offset, limit } = plan;
+    const costs = this.#costs(plan);
+    const { empty, scopeSize, driver, cheapTotal, primary, primaryCondition } = costs;
+    const { skipsByRank, walkCost, sortCost } = costs;
+    if (empty) return { results: [], totalCount: 0 };
+    const wanted = offset + limit;
 
     const inScope = scope === 'delegates' ? isDelegateWallet : () => true;
     const matches = (wallet: Wallet) =>
@@ -174,13 +206,7 @@ export class WalletQueryEngine implements WalletQueries {
     const results: Wallet[] = [];
     if (limit === 0) return { results, totalCount, ...flag };
     const rest = keys.length > 1 ? comparator(keys, 1, primary.descending) : undefined;
-    // When every wallet the primary stream yields is a result, the stream starts at the offset.
-    const skipInStream =
-      rest === undefined &&
-      conditions.every((condition) => condition === primaryCondition) &&
-      (scope === 'wallets' || primary.field.delegateOnly)
-        ? offset
-        : 0;
+    const skipInStream = skipsByRank ? offset : 0;
     let skipped = skipInStream;
     let group: Wallet[] = [];
     let groupKey: unknown = undefined;
@@ -282,6 +308,12 @@ export class WalletQueryEngine implements WalletQueries {
     }
   }
 }
+
+const walletPath = (name: string) => walletField(name);
+const delegatePath = (name: string) => {
+  const path = DELEGATE_VIEW_FIELDS[name];
+  return path === undefined ? undefined : walletField(path);
+};
 
 const isDelegateWallet = (wallet: Wallet): boolean => wallet.attributes.delegate !== undefined;
 

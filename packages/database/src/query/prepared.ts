@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+
+/** What TypeORM's PostgreSQL query runner hands out as its connection: a pg client. */
+interface PgClient {
+  query(config: {
+    name: string;
+    text: string;
+    values: readonly unknown[];
+  }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * Runs a search statement as a named prepared statement on the manager's connection, so that
+ * PostgreSQL plans each distinct statement once per connection instead of at every request (the
+ * party page's plan took 1.7 ms to make and 1.2 ms to run). Statements are named by a hash of
+ * their text: the same shape of search reuses its plan whatever its values.
+ */
+export async function preparedQuery<Row>(
+  manager: EntityManager,
+  text: string,
+  values: readonly unknown[],
+): Promise<Row[]> {
+  const runner = manager.queryRunner as unknown as { connect(): Promise<PgClient> } | undefined;
+  if (runner === undefined) return (await manager.query(text, [...values])) as Row[];
+  const client = await runner.connect();
+  const name = `lni_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  const { rows } = await client.query({ name, text, values });
+  return rows as Row[];
+}
