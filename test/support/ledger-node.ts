@@ -52,10 +52,13 @@ type Options = Readonly<Record<string, unknown>>;
 type DatabaseConnection = Awaited<ReturnType<typeof createTestDatabase>>['connection'];
 
 /** The node's plugins: PostgreSQL, state without workers, the API on loopback, unlimited. */
-function ledgerPlugins(connection: DatabaseConnection, apiOptions: Options) {
+function ledgerPlugins(connection: DatabaseConnection, apiOptions: Options, stateOptions: Options) {
   return [
     { plugin: databasePlugin as Plugin<object>, options: { connection } },
-    { plugin: statePlugin as Plugin<object>, options: { verificationWorkers: 0 } },
+    {
+      plugin: statePlugin as Plugin<object>,
+      options: { verificationWorkers: 0, ...stateOptions },
+    },
     {
       plugin: apiPlugin as Plugin<object>,
       options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false }, ...apiOptions },
@@ -66,7 +69,7 @@ function ledgerPlugins(connection: DatabaseConnection, apiOptions: Options) {
 /** The stopped `node` started again: its plugins on its database and directories. */
 export function restartLedgerNode(node: LedgerNode, apiOptions: Options = {}): Promise<TestKernel> {
   return startTestKernel({
-    plugins: ledgerPlugins(node.databaseConnection, apiOptions),
+    plugins: ledgerPlugins(node.databaseConnection, apiOptions, {}),
     paths: node.kernel.paths,
   });
 }
@@ -75,6 +78,8 @@ export async function startLedgerNode(
   extra: readonly { plugin: Plugin<object>; options?: Readonly<Record<string, unknown>> }[] = [],
   /** Options of the API plugin besides the loopback address, a free port and no rate limit. */
   apiOptions: Readonly<Record<string, unknown>> = {},
+  /** Options of the state plugin besides no verification workers. */
+  stateOptions: Readonly<Record<string, unknown>> = {},
 ): Promise<LedgerNode> {
   const root = await mkdtemp(join(tmpdir(), 'lni-ledger-node-'));
   await cp(join(TESTNET, 'crypto'), join(root, 'config', 'crypto'), { recursive: true });
@@ -82,7 +87,7 @@ export async function startLedgerNode(
   let kernel: TestKernel;
   try {
     kernel = await startTestKernel({
-      plugins: [...ledgerPlugins(database.connection, apiOptions), ...extra],
+      plugins: [...ledgerPlugins(database.connection, apiOptions, stateOptions), ...extra],
       paths: { config: join(root, 'config'), data: join(root, 'data'), log: join(root, 'log') },
     });
   } catch (error) {
