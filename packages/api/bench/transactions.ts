@@ -113,7 +113,8 @@ const ledger = benchLedger(wallets, {
   chainContext: () => ({
     height,
     epochStart: milestone.epoch,
-    addressOf: (key) => addressFromPublicKey(key, pubKeyHash),
+    // As the state plugin's reader: a known key's wallet holds its address.
+    addressOf: (key) => wallets.byPublicKey(key)?.address ?? addressFromPublicKey(key, pubKeyHash),
   }),
 });
 

@@ -7,11 +7,22 @@ export interface ApiTimestamp {
 
 /** Converts epoch seconds of a network whose epoch began at `epochStart` (ISO 8601 or Date). */
 export function timestampOf(epochSeconds: number, epochStart: string | Date): ApiTimestamp {
-  const startMs = new Date(epochStart).getTime();
+  const startMs = epochMs(epochStart);
   const unixMs = startMs + epochSeconds * 1000;
   return {
     epoch: epochSeconds,
     unix: Math.floor(unixMs / 1000),
     human: new Date(unixMs).toISOString(),
   };
+}
+
+// A page of 100 transactions asks for the same epoch 100 times: parse it once.
+let lastEpoch: string | Date | undefined;
+let lastEpochMs = 0;
+function epochMs(epochStart: string | Date): number {
+  if (epochStart !== lastEpoch) {
+    lastEpochMs = new Date(epochStart).getTime();
+    lastEpoch = epochStart;
+  }
+  return lastEpochMs;
 }

@@ -4,6 +4,7 @@ import {
   deserializeTransaction,
   multiPayment,
   serializeTransaction,
+  transactionSignatures,
   transfer,
 } from './index.js';
 
@@ -93,5 +94,27 @@ describe('deserializeTransaction errors', () => {
     badText[59] = 0xc3;
     badText[60] = 0x28;
     expect(failure(badText)).toMatchObject({ reason: 'malformed', offset: 59 });
+  });
+});
+
+describe('transactionSignatures', () => {
+  it('reads the signatures deserializeTransaction reads, and nothing else', () => {
+    const twice = transfer({ network: 30 })
+      .recipientId(recipient)
+      .amount(5)
+      .nonce(2)
+      .sign('s')
+      .secondSign('t')
+      .build();
+    for (const transaction of [signed, twice]) {
+      const { signature, secondSignature } = deserializeTransaction(
+        serializeTransaction(transaction),
+      );
+      expect(transactionSignatures(serializeTransaction(transaction))).toEqual({
+        signature,
+        ...(secondSignature !== undefined && { secondSignature }),
+      });
+    }
+    expect(transactionSignatures(serializeTransaction(twice)).secondSignature).toHaveLength(128);
   });
 });

@@ -28,6 +28,34 @@ export function deserializeTransaction(
   bytes: Uint8Array,
   limits: Partial<DeserializationLimits> = NO_LIMITS,
 ): TransactionData {
+  const data = readTransaction(bytes, limits);
+  const { version, type, senderPublicKey, network } = data as TransactionData;
+  if (version === 1) {
+    if (type === TransactionType.Vote) data.recipientId = voteRecipient(senderPublicKey, network);
+    data.id = sha256(legacyTransactionBytes(data as TransactionData)).toString('hex');
+  } else {
+    data.id = sha256(bytes).toString('hex');
+  }
+  return data as TransactionData;
+}
+
+/**
+ * The signatures in a transaction's wire bytes, read as deserializeTransaction reads them but
+ * without hashing the id: what a stored transaction keeps only in its bytes.
+ */
+export function transactionSignatures(
+  bytes: Uint8Array,
+): Pick<TransactionData, 'signature' | 'secondSignature' | 'signatures'> {
+  const { signature, secondSignature, signatures } = readTransaction(bytes, NO_LIMITS);
+  return {
+    ...(signature !== undefined && { signature }),
+    ...(secondSignature !== undefined && { secondSignature }),
+    ...(signatures !== undefined && { signatures }),
+  };
+}
+
+/** Every field the bytes hold (not the id, nor a v1 vote's derived recipient). */
+function readTransaction(bytes: Uint8Array, limits: Partial<DeserializationLimits>): MutableData {
   if (!(bytes instanceof Uint8Array)) {
     throw new DeserializationError(0, 'malformed', `expected bytes, got ${typeof bytes}`);
   }
@@ -98,13 +126,7 @@ export function deserializeTransaction(
   if (signatures.signature !== undefined) data.signature = signatures.signature;
   if (signatures.secondSignature !== undefined) data.secondSignature = signatures.secondSignature;
   if (signatures.signatures !== undefined) data.signatures = signatures.signatures;
-  if (version === 1) {
-    if (type === TransactionType.Vote) data.recipientId = voteRecipient(senderPublicKey, network);
-    data.id = sha256(legacyTransactionBytes(data as TransactionData)).toString('hex');
-  } else {
-    data.id = sha256(bytes).toString('hex');
-  }
-  return data as TransactionData;
+  return data;
 }
 
 type MutableData = { -readonly [K in keyof TransactionData]?: TransactionData[K] };

@@ -10,6 +10,9 @@ interface PgClient {
   }): Promise<{ rows: unknown[] }>;
 }
 
+const MAX_NAMES = 10_000;
+const names = new Map<string, string>();
+
 /**
  * Runs a search statement as a named prepared statement on the manager's connection, so that
  * PostgreSQL plans each distinct statement once per connection instead of at every request (the
@@ -24,7 +27,13 @@ export async function preparedQuery<Row>(
   const runner = manager.queryRunner as unknown as { connect(): Promise<PgClient> } | undefined;
   if (runner === undefined) return (await manager.query(text, [...values])) as Row[];
   const client = await runner.connect();
-  const name = `lni_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `lni_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    // Shapes of search are few; a flood of distinct ones (lists of every length) starts over.
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(text, name);
+  }
   const { rows } = await client.query({ name, text, values });
   return rows as Row[];
 }

@@ -51,7 +51,10 @@ export class StateLedgerReader {
     return {
       height: this.deps.blockProcessor.lastBlock?.height ?? 0,
       epochStart: milestones.at(1).epoch,
-      addressOf: (publicKey: string) => addressFromPublicKey(publicKey, pubKeyHash),
+      // A known key's wallet holds its address: a map lookup instead of two hashes.
+      addressOf: (publicKey: string) =>
+        walletRepository.byPublicKey(publicKey)?.address ??
+        addressFromPublicKey(publicKey, pubKeyHash),
       usernameOf: (publicKey: string) =>
         walletRepository.byPublicKey(publicKey)?.attributes.delegate?.username,
     };
