@@ -182,13 +182,17 @@ export async function walkCursor(
 
 /**
  * The routes of `paths` in turn on `connections` connections for `seconds`, with a probe
- * beside them: one request at a time to the constant route on its own connection, every 100 ms,
+ * beside them: one request at a time to a constant route on its own connection, every 100 ms,
  * whose round trip is what a forger asking this process would wait.
  */
 export async function runMix(
   uri: string,
   paths: readonly string[],
-  { connections, seconds }: { connections: number; seconds: number },
+  {
+    connections,
+    seconds,
+    probePath = '/api/constant',
+  }: { connections: number; seconds: number; probePath?: string },
 ): Promise<{
   rps: number;
   p99: number;
@@ -205,7 +209,7 @@ export async function runMix(
     while (probing) {
       const before = performance.now();
       try {
-        await (await fetch(`${uri}/api/constant`, { signal: AbortSignal.timeout(5_000) })).json();
+        await (await fetch(`${uri}${probePath}`, { signal: AbortSignal.timeout(5_000) })).json();
         probes.push(performance.now() - before);
       } catch {
         // A reset or a wait past 5 s: the forger would have given up on this relay.

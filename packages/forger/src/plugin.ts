@@ -17,6 +17,7 @@ import { promptPassword } from './delegates/password-prompt.js';
 import type { BlockAssembler } from './forging/block-assembler.js';
 import { ForgerService } from './forging/forger-service.js';
 import { parseRelayAddress, relaysOptionSchema, type RelayAddress } from './relay/relay-address.js';
+import { relayRoundTrips } from './metrics/relay-metrics.js';
 import { RelayClient } from './relay/relay-client.js';
 
 export interface ForgerOptions {
@@ -85,9 +86,16 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
       // The environment or app.json first; otherwise ask, when started on a terminal.
       password: async () => options.password ?? promptPassword(),
     });
+    const observe = relayRoundTrips(container.cradle.metrics);
     const relays = relayAddresses(container, options).map(
       (address) =>
-        new RelayClient({ address, milestones, timeoutMs: options.requestTimeoutMs, logger }),
+        new RelayClient({
+          address,
+          milestones,
+          timeoutMs: options.requestTimeoutMs,
+          logger,
+          observe,
+        }),
     );
     const forger = new ForgerService({
       relays,

@@ -22,6 +22,8 @@ export interface RelayClientOptions {
   readonly timeoutMs: number;
   readonly logger: Logger;
   readonly now?: () => number;
+  /** Told each request's round trip (answered or failed), in seconds. */
+  readonly observe?: (route: string, seconds: number) => void;
 }
 
 /**
@@ -113,6 +115,7 @@ export class RelayClient implements RelayPort {
   }
 
   private async request(name: string, path: string, payload: Buffer): Promise<Buffer> {
+    const started = performance.now();
     const connection = await this.connected();
     try {
       return await connection.request(path, payload, { timeoutMs: this.options.timeoutMs });
@@ -125,6 +128,8 @@ export class RelayClient implements RelayPort {
         error instanceof PeerResponseError ? error.statusCode : undefined,
         { cause: error },
       );
+    } finally {
+      this.options.observe?.(name, (performance.now() - started) / 1000);
     }
   }
 
