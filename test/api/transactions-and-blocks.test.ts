@@ -214,10 +214,14 @@ describe.skipIf(postgresSkipReason)(
       const garbage = await get('/api/transactions?cursor=not-a-cursor');
       expect(garbage.status).toBe(422);
       expect(garbage.body.message).toMatch(/"cursor"/);
-      // Wallets page by rank instead, and say so rather than ignore a cursor.
+      // A cursor of blocks names no wallet: the wallet index says so.
       const wallets = await get(`/api/wallets?cursor=${cursor}`);
       expect(wallets.status).toBe(422);
-      expect(wallets.body.message).toMatch(/"cursor" is not served here/);
+      expect(wallets.body.message).toMatch(/cursor/);
+      // Locks (a few, in memory) page by page only, and say so rather than ignore a cursor.
+      const locks = await get(`/api/locks?cursor=${cursor}`);
+      expect(locks.status).toBe(422);
+      expect(locks.body.message).toMatch(/"cursor" is not served here/);
     });
 
     it('answers in ARK 3.0 shape, with signatures, sender address and confirmations', async () => {

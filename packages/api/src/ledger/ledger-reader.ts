@@ -10,6 +10,8 @@ export interface WalletSearch {
   readonly orderBy: readonly Ordering[];
   readonly offset: number;
   readonly limit: number;
+  /** The position the page starts after (a `next` of an earlier page); offset is then 0. */
+  readonly after?: readonly (string | number | null)[];
 }
 
 export interface WalletSearchPage {
@@ -18,6 +20,8 @@ export interface WalletSearchPage {
   readonly totalCount: number;
   /** True when an exact count would have visited more wallets than its budget. */
   readonly totalCountIsEstimate?: boolean;
+  /** When the page is full: the position of its last item, for `meta.next`'s cursor. */
+  readonly next?: readonly (string | number | null)[];
 }
 
 /**

@@ -21,7 +21,13 @@ export function delegateSearch(
     ...ordering,
     field: ownEntry(SOURCE_FIELD, ordering.field) ?? ordering.field,
   }));
-  return { conditions, orderBy, offset: query.offset, limit: query.limit };
+  return {
+    conditions,
+    orderBy,
+    offset: query.offset,
+    limit: query.limit,
+    ...(query.after !== undefined && { after: query.after }),
+  };
 }
 
 const SOURCE_FIELD: Readonly<Record<string, string>> = {

@@ -15,6 +15,7 @@ import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 import { walletIndex } from './wallets.js';
 
 export const delegateIndex: IndexQueryDefinition = {
+  cursor: true,
   catalog: delegateCatalog,
   defaultOrder: [{ field: 'rank', direction: 'asc' }],
 };
@@ -44,6 +45,7 @@ export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
             query,
             '/api/delegates',
             request.url.searchParams,
+            { next: page.next },
           );
         },
       },
@@ -90,6 +92,7 @@ export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
             query,
             request.path,
             request.url.searchParams,
+            { next: page.next },
           );
         },
       },

@@ -209,6 +209,41 @@ describe('GET /api/wallets', () => {
     ]);
   });
 
+  it('walks any order by the cursor meta.next carries, ties included, as pages would', async () => {
+    const walk = async (first: string) => {
+      const seen: string[] = [];
+      for (let next: string | null = first; next !== null;) {
+        const page = await get(next);
+        expect(page.status).toBe(200);
+        seen.push(...page.body.data.map((w: { address: string }) => w.address));
+        next = page.body.meta.next as string | null;
+        if (next !== null) expect(next).toMatch(/[?&]cursor=[\w-]+/);
+      }
+      return seen;
+    };
+    // nonce takes three values over 30 wallets: pages end inside runs of equal nonces.
+    for (const order of ['nonce:desc,balance:asc', 'balance:desc', 'nonce:asc']) {
+      const whole = await get(`/api/wallets?orderBy=${order}&limit=100`);
+      const addresses = whole.body.data.map((w: { address: string }) => w.address);
+      expect(await walk(`/api/wallets?orderBy=${order}&limit=4`), order).toEqual(addresses);
+      expect(await walk(`/api/wallets?orderBy=${order}&nonce=1,2&limit=3`), order).toEqual(
+        (await get(`/api/wallets?orderBy=${order}&nonce=1,2`)).body.data.map(
+          (w: { address: string }) => w.address,
+        ),
+      );
+    }
+    const delegates = await get('/api/delegates?orderBy=votes:desc');
+    expect(await walk('/api/delegates?orderBy=votes:desc&limit=2')).toEqual(
+      delegates.body.data.map((d: { address: string }) => d.address),
+    );
+    // A cursor of another order is refused, naming it.
+    const first = await get('/api/wallets?orderBy=balance:desc&limit=4');
+    const cursor = new URL(first.body.meta.next as string, uri).searchParams.get('cursor');
+    const foreign = await get(`/api/wallets?orderBy=nonce:asc,balance:asc&cursor=${cursor}`);
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.message).toMatch(/cursor/);
+  });
+
   it('omits the public key of a wallet that has not signed yet, as ARK 3 does', async () => {
     const receiver = await get('/api/wallets/Areceiver');
     expect(receiver.status).toBe(200);

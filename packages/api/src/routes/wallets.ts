@@ -13,6 +13,7 @@ import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 const REMOVED_IN_3 = 'was removed in 3.0: filter on the full attribute path instead';
 
 export const walletIndex: IndexQueryDefinition = {
+  cursor: true,
   catalog: walletCatalog,
   defaultOrder: [{ field: 'balance', direction: 'desc' }],
   refused: {
@@ -44,7 +45,7 @@ export function walletRoutes(ledger: () => LedgerReader): ServerRoute[] {
           query,
           path,
           request.url.searchParams,
-          { totalCountIsEstimate: page.totalCountIsEstimate === true },
+          { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
         );
       },
     },

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { WalletError } from './errors.js';
 import { compareAddresses, WALLET_FIELDS, type FieldValue, type WalletField } from './fields.js';
 import { DELEGATE_VIEW_FIELDS } from './query/delegate-fields.js';
-import type { WalletCondition, WalletOrdering, WalletScope } from './query/wallet-query.js';
+import type {
+  WalletCondition,
+  WalletCursor,
+  WalletOrdering,
+  WalletQuery,
+  WalletScope,
+} from './query/wallet-query.js';
 import { WalletQueryEngine } from './query/wallet-query-engine.js';
 import type { Wallet } from './wallet.js';
 import type { WalletChange } from './wallet-change.js';
@@ -274,17 +280,25 @@ describe('wallet repository indexes (property)', () => {
             });
             for (const q of queries) {
               const expected = scan(wallets, q);
-              if (q.scope === 'wallets') {
-                const page = engine.wallets(q);
-                expect(page.totalCount).toBe(expected.totalCount);
-                expect(page.results).toEqual(expected.results);
-              } else {
-                const delegateQuery = asDelegateQuery(q);
-                if (!delegateQuery) continue;
-                const page = engine.delegates(delegateQuery);
-                expect(page.totalCount).toBe(expected.totalCount);
-                expect(page.results).toEqual(expected.results);
+              const asked = q.scope === 'wallets' ? q : asDelegateQuery(q);
+              if (!asked) continue;
+              const run = (query: WalletQuery) =>
+                q.scope === 'wallets' ? engine.wallets(query) : engine.delegates(query);
+              const page = run(asked);
+              expect(page.totalCount).toBe(expected.totalCount);
+              expect(page.results).toEqual(expected.results);
+              if (asked.limit === 0) continue;
+              // Walking by cursor from the first page visits every match once, in order.
+              const every = scan(wallets, { ...q, offset: 0, limit: wallets.length }).results;
+              const walked: Wallet[] = [];
+              let next: WalletCursor | undefined;
+              for (let pages = 0; pages <= wallets.length; pages += 1) {
+                const step = run({ ...asked, offset: 0, ...(next && { after: next }) });
+                walked.push(...step.results);
+                next = step.next;
+                if (next === undefined) break;
               }
+              expect(walked).toEqual(every);
             }
           }
         },

@@ -1,11 +1,18 @@
 import { WalletQueryError } from '../errors.js';
-import { compareKeys, MISSING, type Bound } from '../field-index.js';
-import { compareAddresses, walletField, type WalletField } from '../fields.js';
+import {
+  after as boundAfter,
+  before as boundBefore,
+  compareKeys,
+  MISSING,
+  type Bound,
+  type IndexKey,
+} from '../field-index.js';
+import { compareAddresses, walletField, type FieldValue, type WalletField } from '../fields.js';
 import type { Wallet } from '../wallet.js';
 import type { SortedFieldIndex, WalletStore } from '../wallet-store.js';
 import { compileCondition, type CompiledCondition } from './compiled-condition.js';
 import { DELEGATE_VIEW_FIELDS } from './delegate-fields.js';
-import type { WalletPage, WalletQuery, WalletScope } from './wallet-query.js';
+import type { WalletCursor, WalletPage, WalletQuery, WalletScope } from './wallet-query.js';
 
 export const DEFAULT_LIMIT = 100;
 /**
@@ -35,6 +42,8 @@ interface Plan {
   readonly keys: readonly OrderKey[];
   readonly offset: number;
   readonly limit: number;
+  /** The position the page starts after: a key per order field, then the address. */
+  readonly after?: { readonly keys: readonly IndexKey[]; readonly address: string };
 }
 
 /**
@@ -116,7 +125,8 @@ export class WalletQueryEngine implements WalletQueries {
     });
     if (keys.length === 0)
       keys.push({ field: walletField('address') as WalletField, descending: false });
-    return { scope, conditions, keys, offset, limit };
+    if (query.after === undefined) return { scope, conditions, keys, offset, limit };
+    return { scope, conditions, keys, offset: 0, limit, after: parseCursor(query.after, keys) };
   }
 
   /**
@@ -157,7 +167,9 @@ export class WalletQueryEngine implements WalletQueries {
       conditions.every((condition) => condition === primaryCondition) &&
       (scope === 'wallets' || primary.field.delegateOnly);
     const walkCost =
-      (skipsByRank ? limit : Math.min(streamSize, (wanted * streamSize) / Math.max(estimate, 1))) +
+      (skipsByRank || plan.after !== undefined
+        ? limit
+        : Math.min(streamSize, (wanted * streamSize) / Math.max(estimate, 1))) +
       (cheapTotal === undefined ? Math.min(estimate, this.#countBudget) : 0);
     const sortCost = estimate * (Math.log2(estimate + 2) + 1);
     return {
@@ -187,12 +199,25 @@ export class WalletQueryEngine implements WalletQueries {
     const candidates = () =>
       driver ? scanCondition(driver) : this.#scopeIndex(scope).scan(undefined, undefined, false);
 
+    // With a cursor: whether a wallet comes after its position (offset is then 0).
+    const beyond = plan.after && isBeyond(keys, plan.after);
+    const withNext = (page: WalletPage): WalletPage => {
+      const last = page.results.at(-1);
+      return last !== undefined && page.results.length === limit
+        ? { ...page, next: cursorOf(keys, last) }
+        : page;
+    };
+
     const sort = this.#strategy === 'cost' ? sortCost <= walkCost : this.#strategy === 'sort';
     if (sort) {
       const matched: Wallet[] = [];
       for (const wallet of candidates()) if (matches(wallet)) matched.push(wallet);
       matched.sort(comparator(keys, 0, primary.descending));
-      return { results: matched.slice(offset, wanted), totalCount: matched.length };
+      const start = beyond ? firstIndex(matched, beyond) : offset;
+      return withNext({
+        results: matched.slice(start, start + limit),
+        totalCount: matched.length,
+      });
     }
 
     const counted =
@@ -217,22 +242,29 @@ export class WalletQueryEngine implements WalletQueries {
       }
       return false;
     };
-    for (const wallet of this.#stream(primary, primaryCondition, scope, skipInStream)) {
-      if (!matches(wallet)) continue;
+    const stream = this.#stream(
+      primary,
+      primaryCondition,
+      scope,
+      skipInStream,
+      plan.after?.keys[0],
+    );
+    for (const wallet of stream) {
+      if (!matches(wallet) || (beyond && !beyond(wallet))) continue;
       if (!rest) {
         if (emit([wallet])) break;
         continue;
       }
       const key = primary.field.read(wallet) ?? MISSING;
       if (group.length > 0 && compareKeys(key, groupKey as typeof key) !== 0) {
-        if (emit(group.sort(rest))) return { results, totalCount, ...flag };
+        if (emit(group.sort(rest))) return withNext({ results, totalCount, ...flag });
         group = [];
       }
       groupKey = key;
       group.push(wallet);
     }
     if (rest && results.length < limit) emit(group.sort(rest));
-    return { results, totalCount, ...flag };
+    return withNext({ results, totalCount, ...flag });
   }
 
   /** The exact total when index ranks give it without visiting wallets. */
@@ -278,14 +310,27 @@ export class WalletQueryEngine implements WalletQueries {
     condition: CompiledCondition | undefined,
     scope: WalletScope,
     skip: number,
+    start?: IndexKey,
   ): Generator<Wallet> {
     const index = this.#repository.index(primary.field);
     const descending = primary.descending;
     let left = skip;
+    // Entries of a range whose key comes before `start` in the stream's direction, by rank.
+    const beforeStart = (from: Bound | undefined, to: Bound | undefined, count: number) => {
+      if (start === undefined) return 0;
+      if (start === MISSING) return descending ? 0 : count;
+      const skipped = descending
+        ? (to ? index.rank(to) : index.size) - index.rank(boundAfter(start))
+        : index.rank(boundBefore(start)) - (from ? index.rank(from) : 0);
+      return Math.max(0, Math.min(count, skipped));
+    };
     const present = function* (from: Bound | undefined, to: Bound | undefined) {
       const count = index.count(from, to);
-      const skipped = Math.min(left, count);
-      left -= skipped;
+      const skipped = Math.min(
+        count,
+        Math.max(Math.min(left, count), beforeStart(from, to, count)),
+      );
+      left -= Math.min(left, count);
       if (skipped < count) yield* index.scan(from, to, descending, skipped);
     };
     if (condition) {
@@ -300,13 +345,98 @@ export class WalletQueryEngine implements WalletQueries {
       }
     };
     if (descending) {
-      yield* missing(this.#withoutValue(primary.field, scope, descending));
+      // Wallets without a value come first: all of them lie before a cursor that has one.
+      if (start === undefined || start === MISSING) {
+        yield* missing(this.#withoutValue(primary.field, scope, descending));
+      }
       yield* present(undefined, undefined);
     } else {
       yield* present(undefined, undefined);
       yield* missing(this.#withoutValue(primary.field, scope, descending));
     }
   }
+}
+
+/** A wallet's position in the ordering, as a cursor carries it. */
+function cursorOf(keys: readonly OrderKey[], wallet: Wallet): WalletCursor {
+  return [
+    ...keys.map(({ field }) => {
+      const value = field.read(wallet);
+      if (value === undefined) return null;
+      if (typeof value === 'bigint') return value.toString();
+      if (typeof value === 'boolean') return value ? 1 : 0;
+      return value;
+    }),
+    wallet.address,
+  ];
+}
+
+/** A cursor's values as index keys of the order fields; a WalletQueryError when malformed. */
+function parseCursor(
+  cursor: WalletCursor,
+  keys: readonly OrderKey[],
+): { keys: IndexKey[]; address: string } {
+  const refuse = (why: string): never => {
+    throw new WalletQueryError(`cursor: ${why} (take it from meta.next)`, 'cursor');
+  };
+  if (!Array.isArray(cursor) || cursor.length !== keys.length + 1) {
+    refuse(`expected ${keys.length + 1} values for this order`);
+  }
+  const address = cursor.at(-1);
+  if (typeof address !== 'string') return refuse('the last value must be an address');
+  const parsed = keys.map(({ field }, i): IndexKey => {
+    const value = cursor[i];
+    if (value === null) return MISSING;
+    const key = keyOf(field.type, value);
+    return key === undefined
+      ? refuse(`'${String(value)}' is not a ${field.type} of ${field.path}`)
+      : key;
+  });
+  return { keys: parsed, address };
+}
+
+function keyOf(
+  type: WalletField['type'],
+  value: string | number | undefined,
+): FieldValue | undefined {
+  switch (type) {
+    case 'bigint':
+      return typeof value === 'string' && /^-?\d{1,80}$/.test(value) ? BigInt(value) : undefined;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+    case 'boolean':
+      return value === 0 || value === 1 ? value === 1 : undefined;
+    case 'string':
+      return typeof value === 'string' ? value : undefined;
+  }
+}
+
+/** Whether a wallet comes strictly after the cursor's position in the ordering. */
+function isBeyond(
+  keys: readonly OrderKey[],
+  after: NonNullable<Plan['after']>,
+): (wallet: Wallet) => boolean {
+  const primaryDescending = (keys[0] as OrderKey).descending;
+  return (wallet) => {
+    for (let i = 0; i < keys.length; i += 1) {
+      const { field, descending } = keys[i] as OrderKey;
+      const order = compareKeys(field.read(wallet) ?? MISSING, after.keys[i] as IndexKey);
+      if (order !== 0) return (descending ? -order : order) > 0;
+    }
+    const order = compareAddresses(wallet.address, after.address);
+    return (primaryDescending ? -order : order) > 0;
+  };
+}
+
+/** The index of the first wallet of a sorted list that passes `test` (all after it do too). */
+function firstIndex(sorted: readonly Wallet[], test: (wallet: Wallet) => boolean): number {
+  let [low, high] = [0, sorted.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (test(sorted[middle] as Wallet)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 const walletPath = (name: string) => walletField(name);

@@ -30,7 +30,18 @@ export interface WalletQuery {
   readonly orderBy?: readonly WalletOrdering[];
   readonly offset?: number;
   readonly limit?: number;
+  /**
+   * The page after the wallet at this position (a `next` of an earlier page): its value for
+   * each order field, then its address. `offset` is then ignored.
+   */
+  readonly after?: WalletCursor;
 }
+
+/**
+ * A position in an ordering, as JSON can carry it: per order field the value (amounts as
+ * decimal strings, booleans as 0 or 1, null for none), then the address.
+ */
+export type WalletCursor = readonly (string | number | null)[];
 
 export interface WalletPage {
   readonly results: readonly Wallet[];
@@ -41,6 +52,8 @@ export interface WalletPage {
    * the total is then the share of matches among the wallets visited, scaled to all candidates.
    */
   readonly totalCountIsEstimate?: boolean;
+  /** When the page is full: the position of its last wallet, for the page after it. */
+  readonly next?: WalletCursor;
 }
 
 /** `wallets`: every wallet; `delegates`: wallets with delegate attributes (resigned ones too). */
