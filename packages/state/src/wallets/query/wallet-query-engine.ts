@@ -191,7 +191,6 @@ export class WalletQueryEngine implements WalletQueries {
     const { empty, scopeSize, driver, cheapTotal, primary, primaryCondition } = costs;
     const { skipsByRank, walkCost, sortCost } = costs;
     if (empty) return { results: [], totalCount: 0 };
-    const wanted = offset + limit;
 
     const inScope = scope === 'delegates' ? isDelegateWallet : () => true;
     const matches = (wallet: Wallet) =>
