@@ -2,10 +2,11 @@
  * The heavy mix against a real forging node: a generated 51-delegate network whose chain holds
  * FORGING_BENCH_TRANSACTIONS (default 1,000,000) signed transfers to 100,000 wallets, built
  * through the state plugin in-process, then run by `kernel start --mode core` (database, state,
- * p2p, API and a forger talking to its relay over P2P) while it forges every 8 s. Under the
- * heaviest mix at 100 connections for FORGING_BENCH_MIX_SECONDS (60) it reports, from the
- * node's own /metrics: slots missed (target 0), block apply p99, the forger's round trip to its
- * relay, and the event loop's lag; plus a probe of the API's root on its own connection.
+ * p2p, API with its response cache off, and a forger talking to its relay over P2P) while it
+ * forges every 8 s. Under the heaviest mix at 100 connections for FORGING_BENCH_MIX_SECONDS
+ * (60) it reports, from the node's own /metrics: slots missed (target 0), block apply p99, the
+ * forger's round trip to its relay, and the event loop's lag; plus a probe of the API's root on
+ * its own connection.
  * Run: npx tsx packages/api/bench/forging-node.ts
  */
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
@@ -74,7 +75,8 @@ try {
           plugin('database'),
           plugin('state'),
           plugin('p2p'),
-          plugin('api'),
+          // Every request computed: a mix of distinct queries would miss the cache just so.
+          plugin('api', { cache: { enabled: false } }),
           plugin('forger', { allowSingleNode: true }),
         ],
       },
