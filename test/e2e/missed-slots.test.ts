@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../support/free-port.js';
-import { ApiClient, startNode, stopNode, type NodeDirs } from '../support/node-harness.js';
+import {
+  ApiClient,
+  startNode,
+  stopNode,
+  writeSingleNodeApp,
+  type NodeDirs,
+} from '../support/node-harness.js';
 import { createTestDatabase, postgresSkipReason } from '../support/postgres.js';
 
 // A generated network of three delegates with 2 s blocks, run by one core node whose forger
@@ -37,21 +43,7 @@ describe.skipIf(postgresSkipReason)('a delegate whose forger is stopped', () => 
     withheld = keysFromPassphrase(secrets[0] as string).publicKey.toString('hex');
     await writeFile(file, JSON.stringify({ secrets: secrets.slice(1) }));
     // One node is the whole network: its forger forges without peers.
-    const plugin = (name: string, options = {}) => ({ package: `@lni/${name}`, options });
-    await writeFile(
-      join(dirs.config, 'app.json'),
-      JSON.stringify({
-        core: {
-          plugins: [
-            plugin('database'),
-            plugin('state'),
-            plugin('p2p'),
-            plugin('api'),
-            plugin('forger', { allowSingleNode: true }),
-          ],
-        },
-      }),
-    );
+    await writeSingleNodeApp(dirs.config);
     database = await createTestDatabase();
     const [apiPort, p2pPort] = [await freePort(), await freePort()];
     api = new ApiClient(`http://127.0.0.1:${apiPort}/api`);

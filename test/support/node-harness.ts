@@ -6,7 +6,7 @@ import {
   transactionToJson,
   transfer,
 } from '@lni/crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eventually } from './free-port.js';
 
@@ -27,6 +27,25 @@ export function startNode(
     // info keeps the captured output small enough to search; every block is logged at info.
     { CORE_LOG_LEVEL: 'info', ...env },
   );
+}
+
+/**
+ * Writes `<config>/app.json` for a core node that is the whole network: database, state, p2p,
+ * the API (with `apiOptions`) and a forger that forges without peers.
+ */
+export async function writeSingleNodeApp(
+  configDir: string,
+  apiOptions: Readonly<Record<string, unknown>> = {},
+): Promise<void> {
+  const plugin = (name: string, options = {}) => ({ package: `@lni/${name}`, options });
+  const plugins = [
+    plugin('database'),
+    plugin('state'),
+    plugin('p2p'),
+    plugin('api', apiOptions),
+    plugin('forger', { allowSingleNode: true }),
+  ];
+  await writeFile(join(configDir, 'app.json'), JSON.stringify({ core: { plugins } }));
 }
 
 /** SIGTERM and wait, so a failed test never leaves a node running. */

@@ -24,11 +24,11 @@ import databasePlugin from '@lni/database';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel } from '@lni/kernel/testing';
 import statePlugin from '@lni/state';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, freePort } from '../../../test/support/free-port.js';
-import { startNode, stopNode } from '../../../test/support/node-harness.js';
+import { startNode, stopNode, writeSingleNodeApp } from '../../../test/support/node-harness.js';
 import { createTestDatabase } from '../../../test/support/postgres.js';
 import { runMix } from './load.js';
 
@@ -66,22 +66,8 @@ try {
       `applied and stored through the state plugin (${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
 
-  const plugin = (name: string, options = {}) => ({ package: `@lni/${name}`, options });
-  await writeFile(
-    join(dirs.config, 'app.json'),
-    JSON.stringify({
-      core: {
-        plugins: [
-          plugin('database'),
-          plugin('state'),
-          plugin('p2p'),
-          // Every request computed: a mix of distinct queries would miss the cache just so.
-          plugin('api', { cache: { enabled: false } }),
-          plugin('forger', { allowSingleNode: true }),
-        ],
-      },
-    }),
-  );
+  // Every request computed: a mix of distinct queries would miss the cache just so.
+  await writeSingleNodeApp(dirs.config, { cache: { enabled: false } });
   const [apiPort, p2pPort] = [await freePort(), await freePort()];
   const uri = `http://127.0.0.1:${apiPort}`;
   const booting = performance.now();
