@@ -27,6 +27,8 @@ export interface WalletQueries {
   delegates(query: WalletQuery): WalletPage;
   /** About how many wallets answering the query would visit. */
   visits(scope: WalletScope, query: WalletQuery): number;
+  /** The page, when answering costs at most `maxVisits` visits; undefined when it would not. */
+  answerWithin(scope: WalletScope, query: WalletQuery, maxVisits: number): WalletPage | undefined;
 }
 
 export type QueryStrategy = 'cost' | 'walk' | 'sort';
@@ -134,9 +136,18 @@ export class WalletQueryEngine implements WalletQueries {
    * the thread that applies blocks (see CostRoutedWalletQueries). Throws as the query would.
    */
   visits(scope: WalletScope, query: WalletQuery): number {
-    const plan = this.#plan(query, scope, scope === 'wallets' ? walletPath : delegatePath);
+    return visitsOf(this.#costs(this.#plan(query, scope, pathsOf(scope))));
+  }
+
+  /**
+   * The page when answering the query costs at most `maxVisits` wallet visits, by the same
+   * estimate as `visits`; undefined when it would cost more (nothing is run). One plan serves
+   * both the estimate and the answer.
+   */
+  answerWithin(scope: WalletScope, query: WalletQuery, maxVisits: number): WalletPage | undefined {
+    const plan = this.#plan(query, scope, pathsOf(scope));
     const costs = this.#costs(plan);
-    return costs.empty ? 0 : Math.min(costs.walkCost, costs.sortCost);
+    return visitsOf(costs) <= maxVisits ? this.#run(plan, costs) : undefined;
   }
 
   /** The cheaper of walking the primary order's index and sorting the driver's range. */
@@ -185,9 +196,8 @@ export class WalletQueryEngine implements WalletQueries {
     };
   }
 
-  #run(plan: Plan): WalletPage {
+  #run(plan: Plan, costs = this.#costs(plan)): WalletPage {
     const { scope, conditions, keys, offset, limit } = plan;
-    const costs = this.#costs(plan);
     const { empty, scopeSize, driver, cheapTotal, primary, primaryCondition } = costs;
     const { skipsByRank, walkCost, sortCost } = costs;
     if (empty) return { results: [], totalCount: 0 };
@@ -438,6 +448,12 @@ function firstIndex(sorted: readonly Wallet[], test: (wallet: Wallet) => boolean
   return low;
 }
 
+/** The estimated visits of a plan's cheaper path; an empty answer costs none. */
+function visitsOf(costs: { empty: boolean; walkCost: number; sortCost: number }): number {
+  return costs.empty ? 0 : Math.min(costs.walkCost, costs.sortCost);
+}
+
+const pathsOf = (scope: WalletScope) => (scope === 'wallets' ? walletPath : delegatePath);
 const walletPath = (name: string) => walletField(name);
 const delegatePath = (name: string) => {
   const path = DELEGATE_VIEW_FIELDS[name];

@@ -37,10 +37,10 @@ export class CostRoutedWalletQueries implements AsyncWalletQueries {
 
   async #answer(scope: WalletScope, query: WalletQuery, deadline: number): Promise<WalletPage> {
     const { walletQueryEngine: engine, walletReplica: replica } = this.deps;
-    const limit = this.deps.inlineVisits ?? INLINE_VISITS;
-    if (replica === undefined || engine.visits(scope, query) <= limit) {
+    if (replica === undefined) {
       return scope === 'wallets' ? engine.wallets(query) : engine.delegates(query);
     }
-    return replica.query(scope, query, deadline);
+    const inline = engine.answerWithin(scope, query, this.deps.inlineVisits ?? INLINE_VISITS);
+    return inline ?? replica.query(scope, query, deadline);
   }
 }
