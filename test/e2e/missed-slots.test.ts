@@ -12,7 +12,7 @@ import {
   writeSingleNodeApp,
   type NodeDirs,
 } from '../support/node-harness.js';
-import { createTestDatabase, postgresSkipReason } from '../support/postgres.js';
+import { createTestDatabase, databaseEnv, postgresSkipReason } from '../support/postgres.js';
 
 // A generated network of three delegates with 2 s blocks, run by one core node whose forger
 // has only two of the secrets: the third delegate's forger is, in effect, stopped.
@@ -50,10 +50,7 @@ describe.skipIf(postgresSkipReason)('a delegate whose forger is stopped', () => 
     node = startNode('core', dirs, {
       CORE_API_PORT: String(apiPort),
       CORE_P2P_PORT: String(p2pPort),
-      CORE_DB_HOST: database.connection.host,
-      CORE_DB_PORT: String(database.connection.port),
-      CORE_DB_USERNAME: database.connection.username,
-      CORE_DB_DATABASE: database.connection.database,
+      ...databaseEnv(database.connection),
     });
     await eventually(() => api.get('/node/status'), 120_000, 'the API');
   }, 180_000);

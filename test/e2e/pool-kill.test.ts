@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../support/free-port.js';
 import { ApiClient, startNode, type NodeDirs } from '../support/node-harness.js';
-import { createTestDatabase, postgresSkipReason } from '../support/postgres.js';
+import { createTestDatabase, databaseEnv, postgresSkipReason } from '../support/postgres.js';
 
 const SENDERS = 4;
 const PER_REQUEST = 5;
@@ -54,12 +54,7 @@ describe.each([
       if (postgres) {
         const database = await createTestDatabase();
         drop = database.drop;
-        Object.assign(env, {
-          CORE_DB_HOST: database.connection.host,
-          CORE_DB_PORT: String(database.connection.port),
-          CORE_DB_DATABASE: database.connection.database,
-          CORE_DB_USERNAME: database.connection.username,
-        });
+        Object.assign(env, databaseEnv(database.connection));
       }
       const api = new ApiClient(`http://127.0.0.1:${apiPort}/api`);
       const start = async () => {

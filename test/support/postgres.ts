@@ -30,3 +30,18 @@ export async function createTestDatabase(): Promise<{
     drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
+
+/** The `CORE_DB_*` variables that point a `kernel start` process at a test database. */
+export function databaseEnv(connection: {
+  readonly host: string;
+  readonly port: number;
+  readonly username: string;
+  readonly database: string;
+}): Record<string, string> {
+  return {
+    CORE_DB_HOST: connection.host,
+    CORE_DB_PORT: String(connection.port),
+    CORE_DB_USERNAME: connection.username,
+    CORE_DB_DATABASE: connection.database,
+  };
+}

@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, freePort } from '../../../test/support/free-port.js';
 import { startNode, stopNode, writeSingleNodeApp } from '../../../test/support/node-harness.js';
-import { createTestDatabase } from '../../../test/support/postgres.js';
+import { createTestDatabase, databaseEnv } from '../../../test/support/postgres.js';
 import { runMix } from './load.js';
 
 const TRANSACTIONS = Number(process.env.FORGING_BENCH_TRANSACTIONS ?? 1_000_000);
@@ -75,10 +75,7 @@ try {
     CORE_LOG_LEVEL: 'warn',
     CORE_API_PORT: String(apiPort),
     CORE_P2P_PORT: String(p2pPort),
-    CORE_DB_HOST: database.connection.host,
-    CORE_DB_PORT: String(database.connection.port),
-    CORE_DB_USERNAME: database.connection.username,
-    CORE_DB_DATABASE: database.connection.database,
+    ...databaseEnv(database.connection),
   });
   // Up once it has forged on top of the stored chain.
   const tip = async () =>
