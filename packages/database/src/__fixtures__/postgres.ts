@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { createLogger, type Logger } from '@lni/kernel';
 import { databaseOptions, type DatabaseOptions } from '../config.js';
 import { Database } from '../connection/database.js';
 import { applySchemaMigrations } from '../migrations/migrate.js';
-
-const SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres' };
+import { createTestDatabase as createServerDatabase } from '../../../../test/support/postgres.js';
 
 /** Why the Postgres-only tests skip, or undefined when they run. */
 export const postgresSkipReason =
@@ -24,29 +21,11 @@ export async function createTestDatabase(): Promise<{
   readonly options: DatabaseOptions;
   drop(): Promise<void>;
 }> {
-  const name = `lni_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ ...SERVER, database: 'postgres' });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
+  const { connection, drop } = await createServerDatabase();
   return {
-    name,
-    options: databaseOptions({
-      connection: { host: SERVER.host, port: SERVER.port, username: SERVER.user, database: name },
-      retry: { attempts: 1 },
-    }),
-    async drop() {
-      const client = new pg.Client({ ...SERVER, database: 'postgres' });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
+    name: connection.database,
+    options: databaseOptions({ connection, retry: { attempts: 1 } }),
+    drop,
   };
 }
 

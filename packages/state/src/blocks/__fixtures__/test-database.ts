@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { createLogger } from '@lni/kernel';
 import { serializeTransaction, transactionToJson } from '@lni/crypto';
 import {
@@ -15,18 +13,7 @@ import {
 } from '@lni/database';
 import type { FullBlock } from '../block-store.js';
 import { DatabaseBlockStore } from '../database-block-store.js';
-
-const SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres' };
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ ...SERVER, database: 'postgres' });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { createTestDatabase } from '../../../../../test/support/postgres.js';
 
 /**
  * A fresh database with the schema, and a BlockStore over it: on the local PostgreSQL by
@@ -114,17 +101,13 @@ async function openStore(
     });
     drop = () => rm(directory, { recursive: true, force: true });
   } else {
-    const name = `lni_chain_${randomBytes(6).toString('hex')}`;
-    await admin(`CREATE DATABASE ${name}`);
+    const created = await createTestDatabase();
     database = new Database({
       logger,
-      databaseOptions: databaseOptions({
-        connection: { host: SERVER.host, port: SERVER.port, username: SERVER.user, database: name },
-        retry: { attempts: 1 },
-      }),
+      databaseOptions: databaseOptions({ connection: created.connection, retry: { attempts: 1 } }),
       dataDirectory: '/nonexistent',
     });
-    drop = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    drop = created.drop;
   }
   await database.open();
   await prepare(database, logger);
