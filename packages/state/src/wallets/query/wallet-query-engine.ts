@@ -7,12 +7,20 @@ import {
   type Bound,
   type IndexKey,
 } from '../field-index.js';
-import { compareAddresses, walletField, type FieldValue, type WalletField } from '../fields.js';
+import { compareAddresses, walletField, type WalletField } from '../fields.js';
 import type { Wallet } from '../wallet.js';
 import type { SortedFieldIndex, WalletStore } from '../wallet-store.js';
 import { compileCondition, type CompiledCondition } from './compiled-condition.js';
 import { DELEGATE_VIEW_FIELDS } from './delegate-fields.js';
-import type { WalletCursor, WalletPage, WalletQuery, WalletScope } from './wallet-query.js';
+import type { WalletPage, WalletQuery, WalletScope } from './wallet-query.js';
+import {
+  cursorOf,
+  firstIndex,
+  isBeyond,
+  parseCursor,
+  type CursorPosition,
+  type OrderKey,
+} from './wallet-cursor.js';
 
 export const DEFAULT_LIMIT = 100;
 /**
@@ -33,11 +41,6 @@ export interface WalletQueries {
 
 export type QueryStrategy = 'cost' | 'walk' | 'sort';
 
-interface OrderKey {
-  readonly field: WalletField;
-  readonly descending: boolean;
-}
-
 interface Plan {
   readonly scope: WalletScope;
   readonly conditions: readonly CompiledCondition[];
@@ -45,7 +48,7 @@ interface Plan {
   readonly offset: number;
   readonly limit: number;
   /** The position the page starts after: a key per order field, then the address. */
-  readonly after?: { readonly keys: readonly IndexKey[]; readonly address: string };
+  readonly after?: CursorPosition;
 }
 
 /**
@@ -364,88 +367,6 @@ export class WalletQueryEngine implements WalletQueries {
       yield* missing(this.#withoutValue(primary.field, scope, descending));
     }
   }
-}
-
-/** A wallet's position in the ordering, as a cursor carries it. */
-function cursorOf(keys: readonly OrderKey[], wallet: Wallet): WalletCursor {
-  return [
-    ...keys.map(({ field }) => {
-      const value = field.read(wallet);
-      if (value === undefined) return null;
-      if (typeof value === 'bigint') return value.toString();
-      if (typeof value === 'boolean') return value ? 1 : 0;
-      return value;
-    }),
-    wallet.address,
-  ];
-}
-
-/** A cursor's values as index keys of the order fields; a WalletQueryError when malformed. */
-function parseCursor(
-  cursor: WalletCursor,
-  keys: readonly OrderKey[],
-): { keys: IndexKey[]; address: string } {
-  const refuse = (why: string): never => {
-    throw new WalletQueryError(`cursor: ${why} (take it from meta.next)`, 'cursor');
-  };
-  if (!Array.isArray(cursor) || cursor.length !== keys.length + 1) {
-    refuse(`expected ${keys.length + 1} values for this order`);
-  }
-  const address = cursor.at(-1);
-  if (typeof address !== 'string') return refuse('the last value must be an address');
-  const parsed = keys.map(({ field }, i): IndexKey => {
-    const value = cursor[i];
-    if (value === null) return MISSING;
-    const key = keyOf(field.type, value);
-    return key === undefined
-      ? refuse(`'${String(value)}' is not a ${field.type} of ${field.path}`)
-      : key;
-  });
-  return { keys: parsed, address };
-}
-
-function keyOf(
-  type: WalletField['type'],
-  value: string | number | undefined,
-): FieldValue | undefined {
-  switch (type) {
-    case 'bigint':
-      return typeof value === 'string' && /^-?\d{1,80}$/.test(value) ? BigInt(value) : undefined;
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-    case 'boolean':
-      return value === 0 || value === 1 ? value === 1 : undefined;
-    case 'string':
-      return typeof value === 'string' ? value : undefined;
-  }
-}
-
-/** Whether a wallet comes strictly after the cursor's position in the ordering. */
-function isBeyond(
-  keys: readonly OrderKey[],
-  after: NonNullable<Plan['after']>,
-): (wallet: Wallet) => boolean {
-  const primaryDescending = (keys[0] as OrderKey).descending;
-  return (wallet) => {
-    for (let i = 0; i < keys.length; i += 1) {
-      const { field, descending } = keys[i] as OrderKey;
-      const order = compareKeys(field.read(wallet) ?? MISSING, after.keys[i] as IndexKey);
-      if (order !== 0) return (descending ? -order : order) > 0;
-    }
-    const order = compareAddresses(wallet.address, after.address);
-    return (primaryDescending ? -order : order) > 0;
-  };
-}
-
-/** The index of the first wallet of a sorted list that passes `test` (all after it do too). */
-function firstIndex(sorted: readonly Wallet[], test: (wallet: Wallet) => boolean): number {
-  let [low, high] = [0, sorted.length];
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (test(sorted[middle] as Wallet)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
 }
 
 /** The estimated visits of a plan's cheaper path; an empty answer costs none. */
