@@ -47,4 +47,52 @@ describe.skipIf(postgresSkipReason)('Database on PostgreSQL', () => {
     await expect(failure).rejects.toThrow(`127.0.0.1:${proxy.port}/nowhere`);
     expect(database.available).toBe(false);
   });
+
+  it('reads one snapshot, bounded in time, and returns its connection clean', async () => {
+    const created = await createTestDatabase();
+    const database = new Database({
+      logger: quietLogger(),
+      databaseOptions: databaseOptions({
+        connection: { host: '127.0.0.1', port: 5432, database: created.name },
+        poolSize: 2,
+      }),
+      dataDirectory: '/nonexistent',
+    });
+    try {
+      await database.open();
+      await database.manager.query('CREATE TABLE notes (n integer)');
+      const count = async (manager: typeof database.manager) =>
+        Number((await manager.query('SELECT count(*) AS n FROM notes'))[0].n);
+      // A row committed between two reads of the snapshot is seen by neither.
+      const seen = await database.readSnapshot(1_000, async (manager) => {
+        const before = await count(manager);
+        await database.manager.query('INSERT INTO notes VALUES (1)');
+        return [before, await count(manager)];
+      });
+      expect(seen).toEqual([0, 0]);
+      // Read only: a write inside fails, and so does a statement past the time limit.
+      await expect(
+        database.readSnapshot(1_000, (manager) => manager.query('INSERT INTO notes VALUES (2)')),
+      ).rejects.toMatchObject({ driverError: { code: '25006' } });
+      await expect(
+        database.readSnapshot(50, (manager) => manager.query('SELECT pg_sleep(1)')),
+      ).rejects.toMatchObject({ driverError: { code: '57014' } });
+      // Every connection is back in the pool outside any transaction.
+      await expect.poll(() => openTransactions(database, created.name)).toBe(0);
+      expect(await count(database.manager)).toBe(1);
+    } finally {
+      await database.close();
+      await created.drop();
+    }
+  });
 });
+
+/** Connections to `name` other than the asking one that are inside a transaction. */
+async function openTransactions(database: Database, name: string): Promise<number> {
+  const [row] = await database.manager.query(
+    `SELECT count(*) AS n FROM pg_stat_activity
+     WHERE datname = $1 AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`,
+    [name],
+  );
+  return Number(row.n);
+}

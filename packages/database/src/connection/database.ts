@@ -79,6 +79,42 @@ export class Database {
     }
   }
 
+  /**
+   * Runs read-only `work` on one snapshot of the data (repeatable read), each statement bounded
+   * by `timeoutMs`. Cheaper than `transaction` for a search: the transaction opens in the same
+   * round trip as its time limit is set, and its commit is not waited for (a read-only commit
+   * has nothing to lose; the connection goes back to the pool once it is done).
+   */
+  async readSnapshot<T>(
+    timeoutMs: number,
+    work: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.query(
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+         SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`,
+      );
+    } catch (error) {
+      await runner.release();
+      if (isTransientConnectionError(error) && this.monitor.running) void this.monitor.check();
+      throw error;
+    }
+    let result: T;
+    try {
+      result = await work(runner.manager);
+    } catch (error) {
+      await runner.query('ROLLBACK').catch(() => undefined);
+      await runner.release();
+      throw error;
+    }
+    void runner
+      .query('COMMIT')
+      .catch(() => undefined)
+      .finally(() => runner.release());
+    return result;
+  }
+
   /** Probes the database now; emits `database.unavailable`/`database.available` on a change. */
   checkAvailability(): Promise<boolean> {
     return this.monitor.check();

@@ -58,14 +58,9 @@ export class TableSearch<Row, Result> {
   }
 
   private async run(compiled: CompiledQuery, query: SearchQuery): Promise<SearchPage<Result>> {
-    return this.database.transaction(async (manager) => {
-      // Repeatable read: the count and the page describe the same state of the chain. Bounded:
-      // past the budget PostgreSQL cancels the search rather than hold a connection and a core.
-      // One round trip for both (no parameters: the simple protocol takes several statements).
-      await manager.query(
-        `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;
-         SET LOCAL statement_timeout = ${Math.floor(this.timeoutMs)}`,
-      );
+    // Repeatable read: the count and the page describe the same state of the chain. Bounded:
+    // past the budget PostgreSQL cancels the search rather than hold a connection and a core.
+    return this.database.readSnapshot(this.timeoutMs, async (manager) => {
       const rows = await this.page(manager, compiled, query);
       const results = rows.map(this.fromRow);
       const last = rows.at(-1);
