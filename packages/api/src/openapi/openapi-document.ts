@@ -1,6 +1,7 @@
 import type { RequestRoute } from '@hapi/hapi';
 import Joi from 'joi';
 import joiToJson from 'joi-to-json';
+import { querySchemaOf } from '../query/sparse-query.js';
 
 // The package is CommonJS exporting the function itself; its typings describe an ES module.
 const parse = joiToJson as unknown as typeof joiToJson.parse;
@@ -50,8 +51,9 @@ export function openApiDocument(
   return { openapi: '3.0.3', info, paths };
 }
 
-function parametersOf(schema: unknown, location: 'path' | 'query'): object[] {
-  if (!Joi.isSchema(schema)) return [];
+function parametersOf(rule: unknown, location: 'path' | 'query'): object[] {
+  const schema = querySchemaOf(rule);
+  if (schema === undefined) return [];
   const json = parse(schema as never, 'open-api') as JsonSchema;
   const required = new Set(json.required ?? []);
   return Object.entries(json.properties ?? {})

@@ -10,6 +10,7 @@ import {
 import { decodeCursor, type CursorValues } from '../pagination/cursor.js';
 import { ownEntry } from './own-entry.js';
 import type { FieldCondition, Ordering, ResourceQuery } from './resource-query.js';
+import { sparseQueryRule, type QueryRule } from './sparse-query.js';
 
 export const MAX_LIMIT = 100;
 export const MAX_LIST_VALUES = 1_000;
@@ -132,17 +133,37 @@ export function indexQuerySchema(definition: IndexQueryDefinition): Joi.ObjectSc
   });
 }
 
+/**
+ * The query rule an index route validates with: its `indexQuerySchema`, checked key by key
+ * (see SparseQuerySchema).
+ */
+export function indexQueryRule(definition: IndexQueryDefinition): QueryRule {
+  return sparseQueryRule(indexQuerySchema(definition));
+}
+
+const filterKeys = new WeakMap<IndexQueryDefinition, readonly [string, string, string][]>();
+
+/** Each field of the catalog with its range keys, spelled once per definition, not per request. */
+function filterKeysOf(definition: IndexQueryDefinition): readonly [string, string, string][] {
+  let keys = filterKeys.get(definition);
+  if (keys === undefined) {
+    keys = Object.keys(definition.catalog).map((field) => [field, `${field}.from`, `${field}.to`]);
+    filterKeys.set(definition, keys);
+  }
+  return keys;
+}
+
 /** Turns a validated query into the typed conditions, order and page the data sources take. */
 export function toResourceQuery(
   query: Readonly<Record<string, unknown>>,
   definition: IndexQueryDefinition,
 ): ResourceQuery {
   const conditions: FieldCondition[] = [];
-  for (const field of Object.keys(definition.catalog)) {
+  for (const [field, fromKey, toKey] of filterKeysOf(definition)) {
     const values = query[field] as FieldValue[] | undefined;
     if (values !== undefined) conditions.push({ kind: 'in', field, values });
-    const from = query[`${field}.from`] as FieldValue | undefined;
-    const to = query[`${field}.to`] as FieldValue | undefined;
+    const from = query[fromKey] as FieldValue | undefined;
+    const to = query[toKey] as FieldValue | undefined;
     if (from !== undefined || to !== undefined) {
       conditions.push({
         kind: 'range',

@@ -5,7 +5,7 @@ import Joi from 'joi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf } from '../pagination/envelope.js';
 import {
-  indexQuerySchema,
+  indexQueryRule,
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
@@ -92,7 +92,7 @@ export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
       description,
       tags: ['api', 'blocks'],
       validate: {
-        query: indexQuerySchema(blockIndex),
+        query: indexQueryRule(blockIndex),
         ...(generator && { params: walletIdParams }),
       },
       handler: async (request) => {
@@ -128,7 +128,7 @@ export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
       options: {
         description: 'The transactions of a block, filtered by any transaction field',
         tags: ['api', 'blocks'],
-        validate: { params: blockIdParams, query: indexQuerySchema(transactionIndex) },
+        validate: { params: blockIdParams, query: indexQueryRule(transactionIndex) },
         handler: async (request) => {
           const ledger = sources.ledger();
           const block = await findBlock(request.params.id as string | number);

@@ -3,7 +3,7 @@ import Boom from '@hapi/boom';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf } from '../pagination/envelope.js';
 import {
-  indexQuerySchema,
+  indexQueryRule,
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
@@ -33,7 +33,7 @@ export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
       options: {
         description: 'Delegates, filtered and ordered by any field of the delegate object',
         tags: ['api', 'delegates'],
-        validate: { query: indexQuerySchema(delegateIndex) },
+        validate: { query: indexQueryRule(delegateIndex) },
         handler: async (request) => {
           const reader = ledger();
           const query = toResourceQuery(request.query, delegateIndex);
@@ -73,7 +73,7 @@ export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
       options: {
         description: 'The wallets voting for a delegate, filtered by any wallet field',
         tags: ['api', 'delegates'],
-        validate: { params: walletIdParams, query: indexQuerySchema(walletIndex) },
+        validate: { params: walletIdParams, query: indexQueryRule(walletIndex) },
         handler: async (request) => {
           const reader = ledger();
           const delegate = walletOrNotFound(reader, request.params.id as string);

@@ -5,7 +5,7 @@ import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf } from '../pagination/envelope.js';
 import { searchInMemory } from '../query/in-memory-search.js';
 import {
-  indexQuerySchema,
+  indexQueryRule,
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
@@ -71,7 +71,7 @@ export function lockRoutes(ledger: () => LedgerReader): ServerRoute[] {
       description,
       tags: ['api', 'locks'],
       validate: {
-        query: indexQuerySchema(lockIndex),
+        query: indexQueryRule(lockIndex),
         ...(path.includes('{id}') && { params: walletIdParams }),
       },
       handler: async (request) => {

@@ -4,7 +4,7 @@ import type { MissedSlotStorage, Service } from '@lni/database';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf } from '../pagination/envelope.js';
 import {
-  indexQuerySchema,
+  indexQueryRule,
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
@@ -29,7 +29,7 @@ export function missedSlotRoutes(sources: MissedSlotRouteSources): ServerRoute[]
         description:
           'The slots a delegate let pass without a block (round, slot, time), newest first',
         tags: ['api', 'delegates'],
-        validate: { params: walletIdParams, query: indexQuerySchema(missedIndex) },
+        validate: { params: walletIdParams, query: indexQueryRule(missedIndex) },
         handler: async (request) => {
           const reader = sources.ledger();
           const wallet = walletOrNotFound(reader, request.params.id as string);

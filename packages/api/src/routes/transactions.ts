@@ -5,7 +5,7 @@ import Joi from 'joi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf, type Page } from '../pagination/envelope.js';
 import {
-  indexQuerySchema,
+  indexQueryRule,
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
@@ -82,7 +82,7 @@ export function transactionRoutes(sources: TransactionRouteSources): ServerRoute
       description,
       tags: ['api', 'transactions'],
       validate: {
-        query: indexQuerySchema(transactionIndex),
+        query: indexQueryRule(transactionIndex),
         ...(path.includes('{id}') && { params: walletIdParams }),
       },
       handler: (request) => transactionPage(sources, request, scope),

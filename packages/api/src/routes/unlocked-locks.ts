@@ -1,6 +1,6 @@
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
-import { indexQuerySchema } from '../query/index-query.js';
+import { indexQueryRule } from '../query/index-query.js';
 import { transactionIndex, transactionPage, type TransactionRouteSources } from './transactions.js';
 
 const CLAIM = 9;
@@ -19,7 +19,7 @@ export function unlockedLockRoutes(sources: TransactionRouteSources): ServerRout
         description: 'The claims and refunds that closed these locks (ids of lock transactions)',
         tags: ['api', 'locks'],
         validate: {
-          query: indexQuerySchema(transactionIndex),
+          query: indexQueryRule(transactionIndex),
           payload: Joi.object({
             ids: Joi.array()
               .items(Joi.string().hex().length(64))

@@ -2,7 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf } from '../pagination/envelope.js';
 import {
-  indexQuerySchema,
+  indexQueryRule,
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
@@ -32,7 +32,7 @@ export function walletRoutes(ledger: () => LedgerReader): ServerRoute[] {
     options: {
       description,
       tags: ['api', 'wallets'],
-      validate: { query: indexQuerySchema(walletIndex) },
+      validate: { query: indexQueryRule(walletIndex) },
       handler: async (request) => {
         const query = toResourceQuery(request.query, walletIndex);
         const search = order

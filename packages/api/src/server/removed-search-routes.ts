@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
-import Joi from 'joi';
+import { querySchemaOf } from '../query/sparse-query.js';
 
 const INDEX_PATH = /^\/api\/([a-z]+)$/;
 
@@ -32,8 +32,8 @@ export function removedSearchRoutes(routes: readonly ServerRoute[]): ServerRoute
 function isIndexRoute(route: ServerRoute): boolean {
   if (route.method !== 'GET' || !INDEX_PATH.test(route.path)) return false;
   const options = typeof route.options === 'function' ? undefined : route.options;
-  const query: unknown = options?.validate?.query;
-  if (!Joi.isSchema(query)) return false;
-  const description = (query as Joi.Schema).describe() as { keys?: Record<string, unknown> };
+  const query = querySchemaOf(options?.validate?.query);
+  if (query === undefined) return false;
+  const description = query.describe() as { keys?: Record<string, unknown> };
   return description.keys?.orderBy !== undefined;
 }

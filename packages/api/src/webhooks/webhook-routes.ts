@@ -4,7 +4,7 @@ import type { Service, Webhook, WebhookStorage } from '@lni/database';
 import Joi from 'joi';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { pageOf } from '../pagination/envelope.js';
-import { indexQuerySchema, toResourceQuery } from '../query/index-query.js';
+import { indexQueryRule, toResourceQuery } from '../query/index-query.js';
 import { CONDITION_OPERATORS } from './conditions.js';
 import { WEBHOOK_EVENTS } from './webhook-events.js';
 
@@ -185,7 +185,7 @@ export function webhookRoutes(sources: WebhookRouteSources): ServerRoute[] {
           'A webhook’s deliveries, newest first, each with its attempts (time, status, error)',
         tags,
         ext: onlyWhitelisted,
-        validate: { params: idParams, query: indexQuerySchema({ catalog: {}, defaultOrder: [] }) },
+        validate: { params: idParams, query: indexQueryRule({ catalog: {}, defaultOrder: [] }) },
         handler: async (request) => {
           const webhook = await found(request.params.id as string);
           const query = toResourceQuery(request.query, { catalog: {}, defaultOrder: [] });

@@ -1,0 +1,79 @@
+import Joi from 'joi';
+
+/**
+ * A query-string rule that validates a request against a joi object schema key by key, visiting
+ * only the keys the request has (and those with defaults). Joi's object type visits every key it
+ * declares, and an index route declares one to three per field of its resource: over a hundred
+ * keys, nearly a tenth of what a small request costs. The answers are the object schema's own: the same
+ * values, defaults and messages, the first error in the order the schema declares its keys, an
+ * unknown key after the known ones.
+ */
+export class SparseQuerySchema {
+  /** Each declared key as a one-key object, so that a message labels the value as before. */
+  readonly #keys = new Map<string, Joi.ObjectSchema>();
+  readonly #defaults: Joi.ObjectSchema;
+
+  constructor(readonly schema: Joi.ObjectSchema) {
+    const described = schema.describe() as {
+      keys?: Record<string, { flags?: { default?: unknown } }>;
+    };
+    const withDefaults: Record<string, Joi.Schema> = {};
+    for (const [key, description] of Object.entries(described.keys ?? {})) {
+      const child = schema.extract([key]) as Joi.Schema;
+      this.#keys.set(key, Joi.object({ [key]: child }));
+      if (description.flags?.default !== undefined) withDefaults[key] = child;
+    }
+    this.#defaults = Joi.object(withDefaults);
+  }
+
+  validate(value: unknown): { value: unknown; error?: Joi.ValidationError | undefined } {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return this.schema.validate(value);
+    }
+    const given = value as Record<string, unknown>;
+    const result: Record<string, unknown> = {};
+    const unknown: string[] = [];
+    for (const [key, keySchema] of this.#keys) {
+      if (!Object.hasOwn(given, key)) continue;
+      const checked = keySchema.validate({ [key]: given[key] });
+      if (checked.error) return { value: given, error: checked.error };
+      const validated = (checked.value as Record<string, unknown>)[key];
+      if (validated !== undefined) result[key] = validated;
+    }
+    for (const key of Object.keys(given)) if (!this.#keys.has(key)) unknown.push(key);
+    if (unknown.length > 0) {
+      // Rare and refused: the whole schema words it, alone in the value.
+      const [first] = unknown as [string];
+      return { value: given, error: this.schema.validate({ [first]: given[first] }).error };
+    }
+    const defaults = this.#defaults.validate({}).value as Record<string, unknown>;
+    for (const [key, fallback] of Object.entries(defaults)) {
+      if (!Object.hasOwn(result, key) && !Object.hasOwn(given, key)) result[key] = fallback;
+    }
+    return { value: result };
+  }
+}
+
+/** A route's query rule as hapi takes a function, with the object schema it checks, for docs. */
+export type QueryRule = ((value: unknown) => Promise<unknown>) & {
+  readonly schema: Joi.ObjectSchema;
+};
+
+/** The hapi query rule that checks `schema` key by key (see SparseQuerySchema). */
+export function sparseQueryRule(schema: Joi.ObjectSchema): QueryRule {
+  const sparse = new SparseQuerySchema(schema);
+  const rule = async (value: unknown): Promise<unknown> => {
+    const { value: validated, error } = sparse.validate(value);
+    if (error) throw error;
+    return validated;
+  };
+  return Object.assign(rule, { schema });
+}
+
+/** The joi object schema of a route's query rule, whether it is joi's own or a sparse one. */
+export function querySchemaOf(rule: unknown): Joi.ObjectSchema | undefined {
+  if (typeof rule === 'function' && Joi.isSchema((rule as Partial<QueryRule>).schema)) {
+    return (rule as QueryRule).schema;
+  }
+  return Joi.isSchema(rule) ? (rule as Joi.ObjectSchema) : undefined;
+}
