@@ -31,7 +31,8 @@ export class SparseQuerySchema {
       return this.schema.validate(value);
     }
     const given = value as Record<string, unknown>;
-    const result: Record<string, unknown> = {};
+    // No prototype: a query's names are looked up as own keys only.
+    const result: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     const unknown: string[] = [];
     for (const [key, keySchema] of this.#keys) {
       if (!Object.hasOwn(given, key)) continue;
@@ -41,11 +42,9 @@ export class SparseQuerySchema {
       if (validated !== undefined) result[key] = validated;
     }
     for (const key of Object.keys(given)) if (!this.#keys.has(key)) unknown.push(key);
-    if (unknown.length > 0) {
-      // Rare and refused: the whole schema words it, alone in the value.
-      const [first] = unknown as [string];
-      return { value: given, error: this.schema.validate({ [first]: given[first] }).error };
-    }
+    // Rare and refused: the whole schema words it. The request itself is checked, not a copy of
+    // the unknown key: a copy made by assignment would turn `__proto__` into a prototype.
+    if (unknown.length > 0) return this.schema.validate(given);
     const defaults = this.#defaults.validate({}).value as Record<string, unknown>;
     for (const [key, fallback] of Object.entries(defaults)) {
       if (!Object.hasOwn(result, key) && !Object.hasOwn(given, key)) result[key] = fallback;
