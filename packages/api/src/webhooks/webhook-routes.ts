@@ -4,7 +4,11 @@ import type { Service, Webhook, WebhookStorage } from '@lni/database';
 import Joi from 'joi';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { pageOf } from '../pagination/envelope.js';
-import { indexQueryRule, toResourceQuery } from '../query/index-query.js';
+import {
+  indexQueryRule,
+  toResourceQuery,
+  type IndexQueryDefinition,
+} from '../query/index-query.js';
 import { CONDITION_OPERATORS } from './conditions.js';
 import { WEBHOOK_EVENTS } from './webhook-events.js';
 
@@ -46,6 +50,9 @@ const webhookSchema = Joi.object({
 });
 
 const idParams = Joi.object({ id: Joi.string().guid().required() });
+
+/** Deliveries page by page, newest first: no field to filter or order on. */
+const deliveryIndex: IndexQueryDefinition = { catalog: {}, defaultOrder: [] };
 
 /** A webhook as the API shows it: never its secret after creation. */
 function webhookResource(webhook: Webhook) {
@@ -185,10 +192,10 @@ export function webhookRoutes(sources: WebhookRouteSources): ServerRoute[] {
           'A webhook’s deliveries, newest first, each with its attempts (time, status, error)',
         tags,
         ext: onlyWhitelisted,
-        validate: { params: idParams, query: indexQueryRule({ catalog: {}, defaultOrder: [] }) },
+        validate: { params: idParams, query: indexQueryRule(deliveryIndex) },
         handler: async (request) => {
           const webhook = await found(request.params.id as string);
-          const query = toResourceQuery(request.query, { catalog: {}, defaultOrder: [] });
+          const query = toResourceQuery(request.query, deliveryIndex);
           const { deliveries, totalCount } = await sources
             .storage()
             .deliveries(webhook.id, { offset: query.offset, limit: query.limit });

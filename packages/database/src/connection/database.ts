@@ -73,10 +73,14 @@ export class Database {
     try {
       return await this.dataSource.transaction(work);
     } catch (error) {
-      // A failed write may be the first sign of an outage: probe now rather than at the next tick.
-      if (isTransientConnectionError(error) && this.monitor.running) void this.monitor.check();
+      this.noticeFailure(error);
       throw error;
     }
+  }
+
+  /** A failed statement may be the first sign of an outage: probe now, not at the next tick. */
+  private noticeFailure(error: unknown): void {
+    if (isTransientConnectionError(error) && this.monitor.running) void this.monitor.check();
   }
 
   /**
@@ -97,7 +101,7 @@ export class Database {
       );
     } catch (error) {
       await runner.release();
-      if (isTransientConnectionError(error) && this.monitor.running) void this.monitor.check();
+      this.noticeFailure(error);
       throw error;
     }
     let result: T;
