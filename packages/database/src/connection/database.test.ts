@@ -85,7 +85,62 @@ describe.skipIf(postgresSkipReason)('Database on PostgreSQL', () => {
       await created.drop();
     }
   });
+
+  it('runs a search statement read-only, each within its own time limit, on its own connections', async () => {
+    const created = await createTestDatabase();
+    const database = new Database({
+      logger: quietLogger(),
+      databaseOptions: databaseOptions({
+        connection: { host: '127.0.0.1', port: 5432, database: created.name },
+        poolSize: 2,
+      }),
+      dataDirectory: '/nonexistent',
+    });
+    try {
+      await database.open();
+      await database.manager.query('CREATE TABLE notes (n integer)');
+      await database.manager.query('INSERT INTO notes VALUES (1), (2)');
+      expect(
+        await database.readStatement(1_000, 'SELECT sum(n) AS total FROM notes WHERE n > $1', [0]),
+      ).toEqual([{ total: '3' }]);
+      await expect(
+        database.readStatement(1_000, 'INSERT INTO notes VALUES ($1)', [3]),
+      ).rejects.toMatchObject({ code: '25006' });
+      // Each statement gets the limit it asks for, whichever connection it lands on.
+      for (let round = 0; round < 3; round += 1) {
+        await expect(database.readStatement(50, 'SELECT pg_sleep(0.5)', [])).rejects.toMatchObject({
+          code: '57014',
+        });
+        await expect(
+          database.readStatement(2_000, 'SELECT 1 AS done FROM pg_sleep(0.1)', []),
+        ).resolves.toEqual([{ done: 1 }]);
+      }
+      // Writers holding every connection of their pool do not hold searches up.
+      const writers = [0, 1].map(() => database.dataSource.createQueryRunner());
+      for (const writer of writers) await writer.startTransaction();
+      try {
+        expect(await database.readStatement(1_000, 'SELECT count(*) AS n FROM notes', [])).toEqual([
+          { n: '2' },
+        ]);
+      } finally {
+        for (const writer of writers) {
+          await writer.rollbackTransaction();
+          await writer.release();
+        }
+      }
+      expect(await count(database)).toBe(2);
+    } finally {
+      await database.close();
+      await created.drop();
+    }
+    // Closing the database closes the search connections too.
+    await expect(database.readStatement(1_000, 'SELECT 1', [])).rejects.toThrow();
+  });
 });
+
+async function count(database: Database): Promise<number> {
+  return Number((await database.manager.query('SELECT count(*) AS n FROM notes'))[0].n);
+}
 
 /** Connections to `name` other than the asking one that are inside a transaction. */
 async function openTransactions(database: Database, name: string): Promise<number> {

@@ -9,6 +9,8 @@ import { createDataSource, type ConnectionTarget } from './data-source.js';
 import { startEmbeddedServer, type EmbeddedServer } from './embedded-server.js';
 import { describeConnectionFailure } from './connection-failure.js';
 import { connectWithRetry, isTransientConnectionError } from './retry.js';
+import { SearchPool } from './search-pool.js';
+import { preparedQuery } from '../query/prepared.js';
 import type { Service } from '../service.js';
 
 declare module '@lni/kernel' {
@@ -31,6 +33,7 @@ export interface DatabaseDeps {
 export class Database {
   private source: DataSource | undefined;
   private embedded: EmbeddedServer | undefined;
+  private searchPool: SearchPool | undefined;
   private readonly monitor: AvailabilityMonitor;
   /** Where the data is, for people: `host:port/db` or `embedded PGlite at <dir>`. */
   description = 'not connected';
@@ -119,6 +122,28 @@ export class Database {
     return result;
   }
 
+  /**
+   * Runs one read-only statement, bounded by `timeoutMs`: on a server database through the
+   * search connections (one round trip, no transaction: a statement reads one snapshot); on the
+   * embedded one, whose single connection block writes share, in a snapshot as `readSnapshot`.
+   */
+  async readStatement<Row>(
+    timeoutMs: number,
+    text: string,
+    values: readonly unknown[],
+  ): Promise<Row[]> {
+    const pool = this.searchPool;
+    if (pool === undefined) {
+      return this.readSnapshot(timeoutMs, (manager) => preparedQuery<Row>(manager, text, values));
+    }
+    try {
+      return await pool.query<Row>(timeoutMs, text, values);
+    } catch (error) {
+      this.noticeFailure(error);
+      throw error;
+    }
+  }
+
   /** Probes the database now; emits `database.unavailable`/`database.available` on a change. */
   checkAvailability(): Promise<boolean> {
     return this.monitor.check();
@@ -176,6 +201,21 @@ export class Database {
         cause: error,
       });
     }
+    if (!this.isEmbedded) {
+      this.searchPool = new SearchPool({
+        ...(target.url
+          ? { connectionString: target.url }
+          : {
+              host: target.host,
+              port: target.port,
+              database: target.database,
+              user: target.username,
+              password: target.password,
+            }),
+        max: target.poolSize,
+        connectionTimeoutMillis: 5_000,
+      });
+    }
     logger.info({ database: this.description, embedded: this.isEmbedded }, 'Database connected');
   }
 
@@ -190,8 +230,11 @@ export class Database {
   async close(): Promise<void> {
     this.monitor.stop();
     const source = this.source;
+    const searchPool = this.searchPool;
     this.source = undefined;
+    this.searchPool = undefined;
     try {
+      await searchPool?.end();
       if (source?.isInitialized) await source.destroy();
     } finally {
       await this.embedded?.stop();

@@ -6,6 +6,7 @@ import { PoolTransactions1764200000000 } from './1764200000000-pool-transactions
 import { MissedSlots1764300000000 } from './1764300000000-missed-slots.js';
 import { Webhooks1764300000001 } from './1764300000001-webhooks.js';
 import { TransactionParties1764400000000 } from './1764400000000-transaction-parties.js';
+import { PartyCount1764500000000 } from './1764500000000-party-count.js';
 
 /** Every schema migration, oldest first. */
 export const schemaMigrations = [
@@ -17,4 +18,5 @@ export const schemaMigrations = [
   MissedSlots1764300000000,
   Webhooks1764300000001,
   TransactionParties1764400000000,
+  PartyCount1764500000000,
 ];

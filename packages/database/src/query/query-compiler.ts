@@ -11,7 +11,7 @@ import { columnValue, numericValue } from './values.js';
  * budget and answers the planner's estimate beyond it.
  */
 export type CountPlan =
-  | { readonly kind: 'sum'; readonly sql: string; readonly params: unknown[] }
+  | { readonly kind: 'sum'; readonly sql: (bind: Bind) => string }
   | { readonly kind: 'parties'; readonly terms: readonly PartyTerm[] }
   | { readonly kind: 'bounded'; readonly where: string; readonly params: unknown[] };
 
@@ -144,13 +144,13 @@ function compileCount(
       assetColumn: undefined,
       addressSearch: false,
     };
-    const params: unknown[] = [];
-    const bind = binder(params);
-    const totalsWhere = criteria ? compileCriteria(totalsSpec, criteria, bind, 0) : 'TRUE';
     return {
       kind: 'sum',
-      sql: `SELECT coalesce(sum(count), 0) AS count FROM ${table} WHERE ${totalsWhere}`,
-      params,
+      // Bound where it is used: a search states its total in the statement of its page.
+      sql: (bind) =>
+        `SELECT coalesce(sum(count), 0) AS count FROM ${table} WHERE ${
+          criteria ? compileCriteria(totalsSpec, criteria, bind, 0) : 'TRUE'
+        }`,
     };
   }
   const terms = spec.addressSearch ? partyTerms(criteria) : undefined;
@@ -234,10 +234,11 @@ function keysetSql(terms: readonly OrderTerm[], after: readonly Scalar[], bind: 
   return sql;
 }
 
-type Bind = (value: unknown, cast?: string) => string;
+/** Binds a value as the next placeholder (with an optional cast) and answers its text. */
+export type Bind = (value: unknown, cast?: string) => string;
 
 /** Appends each value to `params` and answers its placeholder. */
-function binder(params: unknown[]): Bind {
+export function binder(params: unknown[]): Bind {
   return (value, cast) => {
     params.push(value);
     return cast ? `$${params.length}::${cast}` : `$${params.length}`;

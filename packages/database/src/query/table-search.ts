@@ -2,12 +2,13 @@ import type { EntityManager } from 'typeorm';
 import type { DatabaseConnection } from '../connection/database.js';
 import { SearchTimeoutError } from '../errors.js';
 import type { Scalar, SearchPage, SearchQuery } from './criteria.js';
-import { countParties, type Total } from './party-count.js';
 import { costlySearchGateOf, searchGateOf, type SearchGate } from './search-gate.js';
 import { partyCondition } from './parties.js';
 import { preparedQuery } from './prepared.js';
 import {
+  binder,
   compileSearch,
+  type Bind,
   type CompiledQuery,
   type CountPlan,
   type OrderTerm,
@@ -47,7 +48,7 @@ export class TableSearch<Row, Result> {
     try {
       return await (isCostly(compiled, query) ? this.costlyGate.run(run, this.timeoutMs) : run());
     } catch (error) {
-      // query_canceled: the statement timeout below fired (pg's error, bare from a prepared
+      // query_canceled: the statement timeout fired (pg's error, bare from a prepared
       // statement, or wrapped by TypeORM).
       const failed = error as { code?: unknown; driverError?: { code?: unknown } };
       if ((failed.driverError?.code ?? failed.code) === '57014') {
@@ -57,101 +58,135 @@ export class TableSearch<Row, Result> {
     }
   }
 
-  private async run(compiled: CompiledQuery, query: SearchQuery): Promise<SearchPage<Result>> {
-    // Repeatable read: the count and the page describe the same state of the chain. Bounded:
-    // past the budget PostgreSQL cancels the search rather than hold a connection and a core.
-    return this.database.readSnapshot(this.timeoutMs, async (manager) => {
-      const rows = await this.page(manager, compiled, query);
-      const results = rows.map(this.fromRow);
-      const last = rows.at(-1);
-      const next =
-        last !== undefined && rows.length === query.limit
-          ? compiled.orderTerms.map((term) => orderValue(term, last as Record<string, unknown>))
-          : undefined;
-      // A page that is not full is the last one: the total is where it ends, without counting.
-      if (
-        query.after === undefined &&
-        results.length < query.limit &&
-        (results.length > 0 || query.offset === 0)
-      ) {
-        return { results, totalCount: query.offset + results.length };
-      }
-      const total = await this.total(manager, compiled.count);
-      return {
-        results,
-        totalCount: total.count,
-        ...(total.estimate && { totalCountIsEstimate: true }),
-        ...(next && { next }),
-      };
-    });
-  }
-
-  private async page(
-    manager: EntityManager,
-    compiled: CompiledQuery,
-    query: SearchQuery,
-  ): Promise<Row[]> {
-    const { table } = this.spec;
-    if (compiled.partyPage) return this.partyPage(manager, compiled.partyPage, query);
-    // OFFSET 0 keeps PostgreSQL from merging the subquery into the ordered outer query, so it
-    // finds the matches through their indexes and sorts only those (streaming, top-N).
-    const sql = compiled.matchFirst
-      ? `SELECT ${this.columns} FROM (SELECT * FROM ${table} WHERE ${compiled.where} OFFSET 0) AS matched`
-      : `SELECT ${this.columns} FROM ${table} WHERE ${compiled.where}`;
-    return preparedQuery<Row>(
-      manager,
-      `${sql} ORDER BY ${compiled.orderBy} ${compiled.limitOffset}`,
-      compiled.params,
-    );
+  private run(compiled: CompiledQuery, query: SearchQuery): Promise<SearchPage<Result>> {
+    const { count } = compiled;
+    return count.kind === 'bounded'
+      ? this.runCounted(compiled, query, count)
+      : this.runAsOneStatement(compiled, query, count);
   }
 
   /**
-   * A page of the transactions of some parties in chain order: each party's index range read
-   * in order up to the page's end, merged, duplicates (a transaction between two of them)
-   * dropped, then only the page's rows fetched.
+   * A search whose total is kept (a sum of kept totals, or the parties' totals): the page and
+   * its total are one statement, so one round trip and one snapshot. Bounded by the time
+   * budget: past it PostgreSQL cancels the search rather than hold a connection and a core.
    */
-  private async partyPage(
-    manager: EntityManager,
-    { terms, direction, after }: NonNullable<CompiledQuery['partyPage']>,
-    { limit, offset }: SearchQuery,
-  ): Promise<Row[]> {
-    if (terms.length === 0) return [];
-    const params: unknown[] = [];
-    const bind = (value: unknown, cast?: string) => {
-      params.push(value);
-      return cast ? `$${params.length}::${cast}` : `$${params.length}`;
-    };
-    const order = `block_height ${direction}, sequence ${direction}`;
-    const reach = bind(offset + limit, 'bigint');
-    const beyond = after
-      ? ` AND (block_height, sequence) ${direction === 'DESC' ? '<' : '>'} (${bind(after[0], 'integer')}, ${bind(after[1], 'smallint')})`
-      : '';
-    const ranges = terms.map(
-      (term) =>
-        `(SELECT block_height, sequence FROM transaction_parties
-          WHERE ${partyCondition([term], bind)}${beyond} ORDER BY ${order} LIMIT ${reach})`,
+  private async runAsOneStatement(
+    compiled: CompiledQuery,
+    query: SearchQuery,
+    count: Exclude<CountPlan, { kind: 'bounded' }>,
+  ): Promise<SearchPage<Result>> {
+    const { sql, params, bind } = this.pageStatement(compiled, query);
+    // A scalar subquery: PostgreSQL works it out once per statement, not once per row.
+    const total = `(SELECT ${this.totalExpression(count, bind)}) AS lni_total`;
+    const rows = await this.database.readStatement<Row & TotalColumn>(
+      this.timeoutMs,
+      sql(total),
+      params,
     );
-    const sql = `
-      SELECT ${this.columns} FROM ${this.spec.table}
-      JOIN (
-        SELECT DISTINCT block_height, sequence FROM (${ranges.join(' UNION ALL ')}) AS touched
-        ORDER BY ${order} LIMIT ${bind(limit, 'bigint')} OFFSET ${bind(offset, 'bigint')}
-      ) AS page USING (block_height, sequence)
-      ORDER BY ${order}`;
-    return preparedQuery<Row>(manager, sql, params);
+    const first = rows[0];
+    return this.pageOf(compiled, query, rows, async () => {
+      if (first !== undefined) return totalOf(first.lni_total);
+      // An empty page past the end still tells the total: the same expression, alone.
+      const alone: unknown[] = [];
+      const [row] = await this.database.readStatement<TotalColumn>(
+        this.timeoutMs,
+        `SELECT (SELECT ${this.totalExpression(count, binder(alone))}) AS lni_total`,
+        alone,
+      );
+      return totalOf(row?.lni_total);
+    });
   }
 
-  private async total(manager: EntityManager, plan: CountPlan): Promise<Total> {
-    switch (plan.kind) {
-      case 'sum': {
-        const [row] = await preparedQuery<{ count: string }>(manager, plan.sql, plan.params);
-        return { count: Number(row?.count ?? 0), estimate: false };
-      }
-      case 'parties':
-        return countParties(manager, plan.terms, this.countBudget);
-      case 'bounded':
-        return this.boundedCount(manager, plan.where, plan.params);
+  /**
+   * A search whose total is counted row by row: the page, then (when it is full) the bounded
+   * count, in one repeatable-read snapshot so that both describe the same state of the chain.
+   */
+  private runCounted(
+    compiled: CompiledQuery,
+    query: SearchQuery,
+    count: Extract<CountPlan, { kind: 'bounded' }>,
+  ): Promise<SearchPage<Result>> {
+    return this.database.readSnapshot(this.timeoutMs, async (manager) => {
+      const { sql, params } = this.pageStatement(compiled, query);
+      const rows = await preparedQuery<Row>(manager, sql(''), params);
+      return this.pageOf(compiled, query, rows, () =>
+        this.boundedCount(manager, count.where, count.params),
+      );
+    });
+  }
+
+  /** The page and its cursor; `total` is asked only when the page does not tell it. */
+  private async pageOf(
+    compiled: CompiledQuery,
+    query: SearchQuery,
+    rows: Row[],
+    total: () => Promise<Total>,
+  ): Promise<SearchPage<Result>> {
+    const results = rows.map(this.fromRow);
+    const last = rows.at(-1);
+    const next =
+      last !== undefined && rows.length === query.limit
+        ? compiled.orderTerms.map((term) => orderValue(term, last as Record<string, unknown>))
+        : undefined;
+    // A page that is not full is the last one: the total is where it ends, without counting.
+    if (
+      query.after === undefined &&
+      results.length < query.limit &&
+      (results.length > 0 || query.offset === 0)
+    ) {
+      return { results, totalCount: query.offset + results.length };
     }
+    const { count, estimate } = await total();
+    return {
+      results,
+      totalCount: count,
+      ...(estimate && { totalCountIsEstimate: true }),
+      ...(next && { next }),
+    };
+  }
+
+  /**
+   * The page's statement, given the extra columns to select (the total, or none), with its
+   * parameters; `bind` adds more parameters after the page's own.
+   */
+  private pageStatement(
+    compiled: CompiledQuery,
+    query: SearchQuery,
+  ): { sql: (extra: string) => string; params: unknown[]; bind: Bind } {
+    const { table } = this.spec;
+    const columns = (extra: string) => (extra === '' ? this.columns : `${this.columns}, ${extra}`);
+    if (compiled.partyPage) {
+      // Its own parameters: the compiled filter's would go unused, which PostgreSQL refuses.
+      const params: unknown[] = [];
+      const bind = binder(params);
+      const page = partyPageSql(table, compiled.partyPage, query, bind);
+      return { sql: (extra) => page(columns(extra)), params, bind };
+    }
+    const params = [...compiled.params];
+    const bind = binder(params);
+    // OFFSET 0 keeps PostgreSQL from merging the subquery into the ordered outer query, so it
+    // finds the matches through their indexes and sorts only those (streaming, top-N).
+    const from = compiled.matchFirst
+      ? `(SELECT * FROM ${table} WHERE ${compiled.where} OFFSET 0) AS matched`
+      : `${table} WHERE ${compiled.where}`;
+    return {
+      sql: (extra) =>
+        `SELECT ${columns(extra)} FROM ${from} ORDER BY ${compiled.orderBy} ${compiled.limitOffset}`,
+      params,
+      bind,
+    };
+  }
+
+  /** A kept total as `{count, estimate}` (estimate 1 when the overlap budget stopped it). */
+  private totalExpression(count: Exclude<CountPlan, { kind: 'bounded' }>, bind: Bind): string {
+    if (count.kind === 'sum') return `ARRAY[(${count.sql(bind)}), 0]::bigint[]`;
+    return `lni_party_count(${bind(
+      count.terms.map((term) => term.party),
+      'text[]',
+    )}, ${bind(
+      count.terms.map((term) => term.roles),
+      'integer[]',
+    )}, ${bind(this.countBudget, 'bigint')})`;
   }
 
   /** Counts up to the budget; past it, answers the planner's estimate (at least the budget). */
@@ -175,6 +210,52 @@ export class TableSearch<Row, Result> {
     const estimated = Math.round(plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0);
     return { count: Math.max(estimated, count), estimate: true };
   }
+}
+
+/** A total and whether it is an estimate (a budget stopped the exact count). */
+interface Total {
+  readonly count: number;
+  readonly estimate: boolean;
+}
+
+/** The column a one-statement search states its total in: `{count, estimate}` as pg reads it. */
+interface TotalColumn {
+  readonly lni_total: readonly string[] | null;
+}
+
+function totalOf(column: readonly string[] | null | undefined): Total {
+  return { count: Number(column?.[0] ?? 0), estimate: column?.[1] === '1' };
+}
+
+/**
+ * A page of the transactions of some parties in chain order: each party's index range read in
+ * order up to the page's end, merged, duplicates (a transaction between two of them) dropped,
+ * then only the page's rows fetched. Returns the statement given the columns to select.
+ */
+function partyPageSql(
+  table: string,
+  { terms, direction, after }: NonNullable<CompiledQuery['partyPage']>,
+  { limit, offset }: SearchQuery,
+  bind: Bind,
+): (columns: string) => string {
+  const order = `block_height ${direction}, sequence ${direction}`;
+  if (terms.length === 0) return (columns) => `SELECT ${columns} FROM ${table} WHERE FALSE`;
+  const reach = bind(offset + limit, 'bigint');
+  const beyond = after
+    ? ` AND (block_height, sequence) ${direction === 'DESC' ? '<' : '>'} (${bind(after[0], 'integer')}, ${bind(after[1], 'smallint')})`
+    : '';
+  const ranges = terms.map(
+    (term) =>
+      `(SELECT block_height, sequence FROM transaction_parties
+        WHERE ${partyCondition([term], bind)}${beyond} ORDER BY ${order} LIMIT ${reach})`,
+  );
+  const page = `
+    JOIN (
+      SELECT DISTINCT block_height, sequence FROM (${ranges.join(' UNION ALL ')}) AS touched
+      ORDER BY ${order} LIMIT ${bind(limit, 'bigint')} OFFSET ${bind(offset, 'bigint')}
+    ) AS page USING (block_height, sequence)
+    ORDER BY ${order}`;
+  return (columns) => `SELECT ${columns} FROM ${table} ${page}`;
 }
 
 /** Offsets beyond this walk so many index entries that the search counts as costly. */

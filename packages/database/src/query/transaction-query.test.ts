@@ -249,6 +249,57 @@ describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
     );
   });
 
+  it('the total of several parties counts a shared transaction once, in any roles', async () => {
+    const sender = all[0]?.senderPublicKey as string;
+    const cases: [Criteria, (t: StoredTransaction) => boolean][] = [
+      // Two parties in any role: their common transactions subtracted once.
+      [
+        { address: 'ARecv1', senderPublicKeys: [sender] },
+        (t) => t.recipientId === 'ARecv1' || t.senderPublicKey === sender,
+      ],
+      // Three parties in any role.
+      [
+        { or: [{ address: 'ARecv1' }, { address: 'AMulti2', senderPublicKeys: [sender] }] },
+        (t) =>
+          t.recipientId === 'ARecv1' ||
+          t.senderPublicKey === sender ||
+          (t.type === 6 && t.blockHeight % 3 === 2),
+      ],
+      // Parties in one role each.
+      [
+        {
+          or: [
+            { field: 'senderPublicKey', eq: sender },
+            { field: 'recipientId', eq: 'ARecv1' },
+          ],
+        },
+        (t) => t.senderPublicKey === sender || t.recipientId === 'ARecv1',
+      ],
+      // Multipayment recipients, one of them hostile text: every multipayment pays both.
+      [{ field: 'asset.payments.recipientId', in: ['AMulti1', HOSTILE] }, (t) => t.type === 6],
+    ];
+    for (const [criteria, predicate] of cases) {
+      const expected = all.filter(predicate).length;
+      // A page shorter than the matches: the total comes from the kept totals, not the page.
+      const page = await search(criteria, { limit: 2 });
+      expect(page.results).toHaveLength(2);
+      expect(page.totalCount).toBe(expected);
+      expect(page.totalCountIsEstimate).toBeUndefined();
+      // Past the end the page is empty and still tells the total.
+      const beyond = await search(criteria, { limit: 2, offset: expected + 10 });
+      expect(beyond).toMatchObject({ results: [], totalCount: expected });
+    }
+    // Past the overlap budget, the sum of the parties' totals, flagged as an estimate.
+    const small = new TransactionQuery({ database }, { countBudget: 3 });
+    const [criteria, predicate] = cases[0] as (typeof cases)[0];
+    const estimated = await small.search({ criteria, limit: 2, offset: 0 });
+    const sum =
+      all.filter((t) => t.recipientId === 'ARecv1').length +
+      all.filter((t) => t.senderPublicKey === sender).length;
+    expect(sum).toBeGreaterThan(all.filter(predicate).length);
+    expect(estimated).toMatchObject({ totalCount: sum, totalCountIsEstimate: true });
+  });
+
   it('a cursor walk visits every row once, in the order of the offset pages', async () => {
     const orders: (readonly OrderBy[])[] = [
       [],
@@ -323,9 +374,13 @@ describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
       // A writer holding the table: the search would wait for it past its budget.
       await blocker.startTransaction();
       await blocker.query('LOCK TABLE transactions IN ACCESS EXCLUSIVE MODE');
-      await expect(
-        hurried.search({ criteria: { field: 'amount', from: 1 }, limit: 5, offset: 0 }),
-      ).rejects.toMatchObject({ code: 'ERR_DB_SEARCH_TIMEOUT', timeoutMs: 100 });
+      // A counted total (a snapshot of several statements) and a kept one (one statement).
+      for (const criteria of [{ field: 'amount', from: 1 }, { address: 'ARecv1' }]) {
+        await expect(hurried.search({ criteria, limit: 5, offset: 0 })).rejects.toMatchObject({
+          code: 'ERR_DB_SEARCH_TIMEOUT',
+          timeoutMs: 100,
+        });
+      }
     } finally {
       await blocker.rollbackTransaction();
       await blocker.release();

@@ -119,6 +119,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
         'MissedSlots1764300000000',
         'Webhooks1764300000001',
         'TransactionParties1764400000000',
+        'PartyCount1764500000000',
       ],
     });
     // The kept totals count the upgraded rows, and every one is indexed by its sender.

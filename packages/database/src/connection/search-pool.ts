@@ -1,0 +1,52 @@
+import pg from 'pg';
+import { statementName } from '../query/prepared.js';
+
+/**
+ * The connections API searches read through, apart from the pool that block writes use. A search
+ * here is one statement: no transaction to open or commit (a statement reads one snapshot), so
+ * it costs one round trip. Each connection is read-only, and its statement timeout is set only
+ * when a search asks for another one than the connection has.
+ */
+export class SearchPool {
+  private readonly pool: pg.Pool;
+  private readonly timeouts = new WeakMap<pg.PoolClient, number>();
+
+  constructor(config: pg.PoolConfig) {
+    this.pool = new pg.Pool({ ...config, options: '-c default_transaction_read_only=on' });
+    // An idle connection's error (the server restarting) only drops that connection; the
+    // database's availability probe reports the outage.
+    this.pool.on('error', () => undefined);
+  }
+
+  /** Runs `text` as a named prepared statement, cancelled by PostgreSQL after `timeoutMs`. */
+  async query<Row>(timeoutMs: number, text: string, values: readonly unknown[]): Promise<Row[]> {
+    const client = await this.pool.connect();
+    let failure: unknown;
+    try {
+      const timeout = Math.max(1, Math.floor(timeoutMs));
+      if (this.timeouts.get(client) !== timeout) {
+        await client.query(`SET statement_timeout = ${timeout}`);
+        this.timeouts.set(client, timeout);
+      }
+      const { rows } = await client.query({ name: statementName(text), text, values: [...values] });
+      return rows as Row[];
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      // A connection that failed below SQL (a socket, the server going away) is not reused.
+      client.release(failure !== undefined && !leavesConnectionUsable(failure));
+    }
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+/** An error PostgreSQL answered for one statement (a timeout, bad input), not a lost link. */
+function leavesConnectionUsable(error: unknown): boolean {
+  if (!(error instanceof pg.DatabaseError)) return false;
+  const code = error.code ?? '';
+  return !code.startsWith('08') && !code.startsWith('57P');
+}
