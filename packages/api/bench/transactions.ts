@@ -145,6 +145,19 @@ const routes: Plugin<object> = {
         ...delegateRoutes(() => ledger),
         // What any computed answer pays however it is found: stringify the page, send it.
         { method: 'GET', path: '/api/ceiling/page', handler: () => ceilingPage },
+        // What any answer read from PostgreSQL pays however little it reads: one round trip.
+        {
+          method: 'GET',
+          path: '/api/ceiling/round-trip',
+          handler: async () => {
+            const rows = await container.cradle.database.readStatement(
+              2_000,
+              'SELECT 1 AS one',
+              [],
+            );
+            return { data: rows };
+          },
+        },
       ]),
       { method: 'GET', path: '/api/constant', handler: () => ({ data: { ok: true } }) },
     );
@@ -248,6 +261,11 @@ try {
       name: 'the same page, no database',
       path: '/api/ceiling/page',
       yardstick: 'serializing and sending alone:',
+    },
+    {
+      name: 'one database round trip, no rows',
+      path: '/api/ceiling/round-trip',
+      yardstick: 'SELECT 1 and a constant answer:',
     },
     {
       name: 'transactions?address=A,B&limit=10',
