@@ -49,18 +49,8 @@ describe.skipIf(postgresSkipReason)('Database on PostgreSQL', () => {
   });
 
   it('reads one snapshot, bounded in time, and returns its connection clean', async () => {
-    const created = await createTestDatabase();
-    const database = new Database({
-      logger: quietLogger(),
-      databaseOptions: databaseOptions({
-        connection: { host: '127.0.0.1', port: 5432, database: created.name },
-        poolSize: 2,
-      }),
-      dataDirectory: '/nonexistent',
-    });
+    const { database, created } = await notesDatabase();
     try {
-      await database.open();
-      await database.manager.query('CREATE TABLE notes (n integer)');
       const count = async (manager: typeof database.manager) =>
         Number((await manager.query('SELECT count(*) AS n FROM notes'))[0].n);
       // A row committed between two reads of the snapshot is seen by neither.
@@ -87,18 +77,8 @@ describe.skipIf(postgresSkipReason)('Database on PostgreSQL', () => {
   });
 
   it('runs a search statement read-only, each within its own time limit, on its own connections', async () => {
-    const created = await createTestDatabase();
-    const database = new Database({
-      logger: quietLogger(),
-      databaseOptions: databaseOptions({
-        connection: { host: '127.0.0.1', port: 5432, database: created.name },
-        poolSize: 2,
-      }),
-      dataDirectory: '/nonexistent',
-    });
+    const { database, created } = await notesDatabase();
     try {
-      await database.open();
-      await database.manager.query('CREATE TABLE notes (n integer)');
       await database.manager.query('INSERT INTO notes VALUES (1), (2)');
       expect(
         await database.readStatement(1_000, 'SELECT sum(n) AS total FROM notes WHERE n > $1', [0]),
@@ -137,6 +117,28 @@ describe.skipIf(postgresSkipReason)('Database on PostgreSQL', () => {
     await expect(database.readStatement(1_000, 'SELECT 1', [])).rejects.toThrow();
   });
 });
+
+/** A database of its own with an empty table `notes (n integer)`, opened with two connections. */
+async function notesDatabase() {
+  const created = await createTestDatabase();
+  const database = new Database({
+    logger: quietLogger(),
+    databaseOptions: databaseOptions({
+      connection: { host: '127.0.0.1', port: 5432, database: created.name },
+      poolSize: 2,
+    }),
+    dataDirectory: '/nonexistent',
+  });
+  try {
+    await database.open();
+    await database.manager.query('CREATE TABLE notes (n integer)');
+  } catch (error) {
+    await database.close();
+    await created.drop();
+    throw error;
+  }
+  return { database, created };
+}
 
 async function count(database: Database): Promise<number> {
   return Number((await database.manager.query('SELECT count(*) AS n FROM notes'))[0].n);

@@ -86,7 +86,8 @@ export class TableSearch<Row, Result> {
     const first = rows[0];
     return this.pageOf(compiled, query, rows, async () => {
       if (first !== undefined) return totalOf(first.lni_total);
-      // An empty page past the end still tells the total: the same expression, alone.
+      // An empty page past the end still tells the total: the same expression, alone (a
+      // snapshot of its own, with no rows to disagree with).
       const alone: unknown[] = [];
       const [row] = await this.database.readStatement<TotalColumn>(
         this.timeoutMs,
