@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keysFromPassphrase } from '../identities/keys.js';
 import { verifyAll, verifyItem } from '../verification/verification-item.js';
 import { VerificationPool } from '../verification/verification-pool.js';
+import { defaultWorkerUrl } from '../verification/worker-location.js';
 import {
   multiSignature,
   transactionVerificationItems,
@@ -126,5 +131,37 @@ describe('transactionVerificationItems on the worker pool', () => {
     expect(results.map((ok, i) => ok || i)).toEqual(results.map((_, i) => (i === 7 ? 7 : true)));
     expect(await pool.verifyBatch(items)).toBe(false);
     expect(batch.map((data) => verifyTransactionSignatures(data))).toEqual(results);
+  });
+
+  it('starts its threads with the first verification, not when it is made', async () => {
+    // The real worker behind one that says when it starts: a node whose start fails before it
+    // verifies anything must not exit while a thread is loading the native addon (that aborts).
+    const directory = mkdtempSync(join(tmpdir(), 'lni-pool-'));
+    const announcing = join(directory, 'announcing-worker.mjs');
+    const worker = defaultWorkerUrl(
+      new URL('../verification/verification-pool.ts', import.meta.url).href,
+    );
+    writeFileSync(
+      announcing,
+      `new BroadcastChannel('lni-pool-start').postMessage('started');\n` +
+        `await import(${JSON.stringify(worker.href)});\n`,
+    );
+    const channel = new BroadcastChannel('lni-pool-start');
+    let started = 0;
+    channel.onmessage = () => {
+      started += 1;
+    };
+    const lazy = new VerificationPool({ size: 2, workerUrl: pathToFileURL(announcing) });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(started).toBe(0);
+      const items = transactionVerificationItems(base().sign('lazy pool').build());
+      expect(await lazy.verify(items)).toEqual([true]);
+      await expect.poll(() => started).toBe(2);
+    } finally {
+      await lazy.close();
+      channel.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

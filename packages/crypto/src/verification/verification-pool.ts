@@ -27,7 +27,10 @@ interface Slot {
 
 /**
  * Worker threads that verify signatures off the event loop. A big batch is cut into one chunk
- * per worker, so throughput grows with cores; idle workers do not keep the process alive.
+ * per worker, so throughput grows with cores; idle workers do not keep the process alive. The
+ * workers start with the first verification: a node whose start fails before it verifies
+ * anything exits with no thread half-way through loading the native signature addon (exiting
+ * then aborts the process).
  */
 export class VerificationPool {
   readonly size: number;
@@ -47,7 +50,6 @@ export class VerificationPool {
     this.#minChunk = Math.max(1, options.minChunk ?? 64);
     this.#workerUrl = options.workerUrl ?? defaultWorkerUrl();
     assertWorkerExists(this.#workerUrl);
-    for (let i = 0; i < size; i++) this.#slots.push(this.#spawn());
   }
 
   /** The validity of each item, in order; malformed items are false. */
@@ -91,6 +93,9 @@ export class VerificationPool {
   }
 
   #submit(request: WorkerRequest): Promise<Uint8Array> {
+    if (this.#slots.length === 0) {
+      for (let i = 0; i < this.size; i++) this.#slots.push(this.#spawn());
+    }
     return new Promise((resolve, reject) => {
       this.#queue.push({ request, resolve, reject });
       this.#dispatch();
