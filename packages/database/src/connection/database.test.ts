@@ -51,8 +51,6 @@ describe.skipIf(postgresSkipReason)('Database on PostgreSQL', () => {
   it('reads one snapshot, bounded in time, and returns its connection clean', async () => {
     const { database, created } = await notesDatabase();
     try {
-      const count = async (manager: typeof database.manager) =>
-        Number((await manager.query('SELECT count(*) AS n FROM notes'))[0].n);
       // A row committed between two reads of the snapshot is seen by neither.
       const seen = await database.readSnapshot(1_000, async (manager) => {
         const before = await count(manager);
@@ -108,7 +106,7 @@ describe.skipIf(postgresSkipReason)('Database on PostgreSQL', () => {
           await writer.release();
         }
       }
-      expect(await count(database)).toBe(2);
+      expect(await count(database.manager)).toBe(2);
     } finally {
       await database.close();
       await created.drop();
@@ -140,8 +138,9 @@ async function notesDatabase() {
   return { database, created };
 }
 
-async function count(database: Database): Promise<number> {
-  return Number((await database.manager.query('SELECT count(*) AS n FROM notes'))[0].n);
+/** The rows of `notes`, as `manager` (a snapshot's, or the pool's) sees them. */
+async function count(manager: Database['manager']): Promise<number> {
+  return Number((await manager.query('SELECT count(*) AS n FROM notes'))[0].n);
 }
 
 /** Connections to `name` other than the asking one that are inside a transaction. */
