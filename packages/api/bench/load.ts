@@ -53,25 +53,63 @@ export interface Measured {
   readonly non2xx: number;
 }
 
-/** Each case under load, in order. */
-export async function measureRoutes(
+/** One route under load, with the number of items in its answer. */
+async function measure(
+  uri: string,
+  path: string,
+  { connections, seconds }: { connections: number; seconds: number },
+): Promise<Measured> {
+  const body = (await (await fetch(`${uri}${path}`)).json()) as { data: unknown };
+  const items = Array.isArray(body.data) ? body.data.length : 1;
+  const result = await load(uri, path, connections, seconds);
+  return { rps: result.requests.average, p99: result.latency.p99, items, non2xx: result.non2xx };
+}
+
+/** Each case in turn (the first, the constant route, included), as a warm-up. */
+export async function warmUp(
   uri: string,
   cases: readonly Case[],
-  { connections, seconds }: { connections: number; seconds: number },
-): Promise<Measured[]> {
-  const measured: Measured[] = [];
-  for (const { path } of cases) {
-    const body = (await (await fetch(`${uri}${path}`)).json()) as { data: unknown };
-    const items = Array.isArray(body.data) ? body.data.length : 1;
-    const result = await load(uri, path, connections, seconds);
-    measured.push({
-      rps: result.requests.average,
-      p99: result.latency.p99,
-      items,
-      non2xx: result.non2xx,
-    });
+  options: { connections: number; seconds: number },
+): Promise<void> {
+  for (const { path } of cases) await measure(uri, path, options);
+}
+
+/** A route measured beside its two yardsticks. */
+export interface Beside {
+  readonly uncached: Measured;
+  /** The same route right after, served from the response cache. */
+  readonly cached: Measured;
+  /** The constant route's req/s, the mean of its runs just before and just after this route. */
+  readonly constantRps: number;
+}
+
+/**
+ * Every case after the first (the constant route) uncached, then cached, each followed by the
+ * constant route again: a route's ratios are to yardsticks measured within seconds of it. A
+ * shared machine's speed drifts by half within minutes (seen here: the constant route at 5,700
+ * and 9,800 req/s in one hour), so one baseline for a pass of several minutes would judge the
+ * late routes by the machine's speed when the pass began. `cache` turns the response cache on.
+ */
+export async function measureBeside(
+  uri: string,
+  cases: readonly Case[],
+  options: { connections: number; seconds: number; cache: (on: boolean) => void },
+): Promise<{ readonly constant: readonly Measured[]; readonly routes: readonly Beside[] }> {
+  const [constantCase, ...routes] = cases as [Case, ...Case[]];
+  const constant = [await measure(uri, constantCase.path, options)];
+  const measured: Beside[] = [];
+  for (const { path } of routes) {
+    options.cache(false);
+    const uncached = await measure(uri, path, options);
+    options.cache(true);
+    const cached = await measure(uri, path, options);
+    options.cache(false);
+    const before = constant.at(-1) as Measured;
+    const after = await measure(uri, constantCase.path, options);
+    constant.push(after);
+    measured.push({ uncached, cached, constantRps: (before.rps + after.rps) / 2 });
   }
-  return measured;
+  return { constant, routes: measured };
 }
 
 /**
@@ -81,10 +119,8 @@ export async function measureRoutes(
  */
 export function printAgainstTargets(
   cases: readonly Case[],
-  uncached: readonly Measured[],
-  cached: readonly Measured[],
+  { constant, routes }: Awaited<ReturnType<typeof measureBeside>>,
 ): void {
-  const constant = uncached[0] as Measured;
   const width = Math.max(...cases.map((c) => c.name.length)) + 2;
   console.log(
     [
@@ -98,16 +134,30 @@ export function printAgainstTargets(
       '  target (uncached)                     ratio   ',
     ].join(' '),
   );
-  for (const [index, { name, yardstick }] of cases.entries()) {
-    const off = uncached[index] as Measured;
-    const on = cached[index] as Measured;
-    let verdict = 'yardstick';
+  const rates = constant.map((run) => run.rps);
+  const mean = rates.reduce((sum, rps) => sum + rps, 0) / rates.length;
+  console.log(
+    [
+      (cases[0] as Case).name.padEnd(width),
+      '1'.padStart(5),
+      mean.toFixed(0).padStart(15),
+      String(Math.max(...constant.map((run) => run.p99))).padStart(7),
+      '-'.padStart(13),
+      '-'.padStart(7),
+      `${constant.reduce((sum, run) => sum + run.non2xx, 0)}/-`.padStart(8),
+      `  yardstick, ${rates.length} runs between the routes: ` +
+        `${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)} req/s`,
+    ].join(' '),
+  );
+  for (const [index, { name, yardstick }] of cases.slice(1).entries()) {
+    const { uncached: off, cached: on, constantRps } = routes[index] as Beside;
     // Measured against what the route's own target is measured against.
     const small = off.items <= 10;
-    const ratio = small ? off.rps / constant.rps : off.rps / on.rps;
+    const ratio = small ? off.rps / constantRps : off.rps / on.rps;
+    let verdict: string;
     if (yardstick !== undefined) {
       verdict = `${yardstick} ${pct(ratio)} of ${small ? 'constant' : 'cached'}`;
-    } else if (index > 0) {
+    } else {
       const met = ratio >= 0.4 && (!small || off.p99 < 50) && off.non2xx === 0;
       verdict = small
         ? `≥ 40% of constant, p99 < 50 ms   ${pct(ratio)}  ${met ? 'met' : 'MISSED'}`
