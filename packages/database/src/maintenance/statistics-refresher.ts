@@ -62,7 +62,8 @@ export class StatisticsRefresher {
       if (grown < Math.max(100, this.analyzedAtHeight / 2)) return;
       const started = performance.now();
       await database.manager.query(
-        'VACUUM (ANALYZE) blocks, transactions, transaction_parties, party_totals, rounds',
+        'VACUUM (ANALYZE) blocks, transactions, transaction_parties, party_totals, ' +
+          'party_pair_totals, wide_transaction_parties, rounds',
       );
       this.analyzedAtHeight = height;
       logger.debug(

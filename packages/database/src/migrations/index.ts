@@ -7,6 +7,7 @@ import { MissedSlots1764300000000 } from './1764300000000-missed-slots.js';
 import { Webhooks1764300000001 } from './1764300000001-webhooks.js';
 import { TransactionParties1764400000000 } from './1764400000000-transaction-parties.js';
 import { PartyCount1764500000000 } from './1764500000000-party-count.js';
+import { PartyPairs1764600000000 } from './1764600000000-party-pairs.js';
 
 /** Every schema migration, oldest first. */
 export const schemaMigrations = [
@@ -19,4 +20,5 @@ export const schemaMigrations = [
   Webhooks1764300000001,
   TransactionParties1764400000000,
   PartyCount1764500000000,
+  PartyPairs1764600000000,
 ];

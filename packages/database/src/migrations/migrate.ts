@@ -53,7 +53,8 @@ export async function migrateDatabase(
   if (upgradedRows !== undefined) {
     // A freshly filled table has no visibility map yet: without it every count reads the heap.
     await database.dataSource.query(
-      'VACUUM ANALYZE blocks, transactions, transaction_parties, party_totals',
+      'VACUUM ANALYZE blocks, transactions, transaction_parties, party_totals, ' +
+        'party_pair_totals, wide_transaction_parties',
     );
     logger.info('Upgraded tables vacuumed and analysed');
   }

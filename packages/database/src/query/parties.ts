@@ -103,3 +103,44 @@ export function partyKeysSql(
 ): string {
   return `SELECT block_height, sequence FROM transaction_parties WHERE ${partyCondition(terms, bind)}`;
 }
+
+/** Parties counted through their pair totals at most: the pairs probed grow as its square. */
+const PAIRED_PARTIES = 16;
+
+/**
+ * The exact total of `terms` as `{count, estimate}` from the kept totals (migration
+ * 1764600000000), when every term is a party in any role and they are few; undefined otherwise.
+ *
+ * Their transactions number the sum of their totals, less the two-party transactions counted
+ * twice (a pair within the parties, kept in `party_pair_totals`), less each party's rows of
+ * three-party transactions, plus those transactions counted once (`wide_transaction_parties`
+ * read). Past `budget` such rows, the sum of the totals is answered, flagged as an estimate.
+ * One expression of the page's statement: a probe per party, one per pair, and the wide rows.
+ */
+export function pairedPartyTotal(
+  terms: readonly PartyTerm[],
+  budget: number,
+  bind: (value: unknown, cast?: string) => string,
+): string | undefined {
+  if (terms.length > PAIRED_PARTIES || terms.some(({ roles }) => roles !== ANY_ROLE)) {
+    return undefined;
+  }
+  const parties = bind(
+    terms.map(({ party }) => party),
+    'text[]',
+  );
+  const limit = bind(budget, 'bigint');
+  return `(SELECT CASE WHEN wide.rows > ${limit} THEN ARRAY[kept.total, 1]
+      ELSE ARRAY[kept.total - wide.rows
+        - (SELECT coalesce(sum(pair.count), 0) FROM party_pair_totals AS pair
+            WHERE pair.low = ANY(${parties}) AND pair.high = ANY(${parties}))
+        + (SELECT count(*) FROM (
+            SELECT DISTINCT block_height, sequence FROM wide_transaction_parties
+            WHERE party = ANY(${parties})) AS wide_transactions), 0]
+    END::bigint[]
+    FROM (SELECT coalesce(sum(count), 0) AS total FROM party_totals
+          WHERE party = ANY(${parties})) AS kept,
+      (SELECT count(*) AS rows FROM (
+        SELECT 1 FROM wide_transaction_parties WHERE party = ANY(${parties}) LIMIT ${limit} + 1
+      ) AS counted) AS wide)`;
+}

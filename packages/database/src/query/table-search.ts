@@ -3,7 +3,7 @@ import type { DatabaseConnection } from '../connection/database.js';
 import { SearchTimeoutError } from '../errors.js';
 import type { Scalar, SearchPage, SearchQuery } from './criteria.js';
 import { costlySearchGateOf, searchGateOf, type SearchGate } from './search-gate.js';
-import { partyCondition } from './parties.js';
+import { pairedPartyTotal, partyCondition } from './parties.js';
 import { preparedQuery } from './prepared.js';
 import {
   binder,
@@ -181,6 +181,8 @@ export class TableSearch<Row, Result> {
   /** A kept total as `{count, estimate}` (estimate 1 when the overlap budget stopped it). */
   private totalExpression(count: Exclude<CountPlan, { kind: 'bounded' }>, bind: Bind): string {
     if (count.kind === 'sum') return `ARRAY[(${count.sql(bind)}), 0]::bigint[]`;
+    const paired = pairedPartyTotal(count.terms, this.countBudget, bind);
+    if (paired !== undefined) return paired;
     return `lni_party_count(${bind(
       count.terms.map((term) => term.party),
       'text[]',

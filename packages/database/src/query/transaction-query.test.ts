@@ -289,13 +289,22 @@ describe.skipIf(postgresSkipReason)('TransactionQuery on PostgreSQL', () => {
       const beyond = await search(criteria, { limit: 2, offset: expected + 10 });
       expect(beyond).toMatchObject({ results: [], totalCount: expected });
     }
-    // Past the overlap budget, the sum of the parties' totals, flagged as an estimate.
+    // Two parties of transfers are counted by their kept pair total: exact whatever the budget.
     const small = new TransactionQuery({ database }, { countBudget: 3 });
-    const [criteria, predicate] = cases[0] as (typeof cases)[0];
+    const [pairCriteria, pairPredicate] = cases[0] as (typeof cases)[0];
+    const paired = await small.search({ criteria: pairCriteria, limit: 2, offset: 0 });
+    expect(paired.totalCount).toBe(all.filter(pairPredicate).length);
+    expect(paired.totalCountIsEstimate).toBeUndefined();
+    // Multipayments are read to be counted: past the budget, the sum of the parties' totals,
+    // flagged as an estimate.
+    const [criteria, predicate] = cases[1] as (typeof cases)[1];
+    const multipayments = all.filter((t) => t.type === 6 && t.blockHeight % 3 === 2).length;
+    expect(multipayments).toBeGreaterThan(3);
     const estimated = await small.search({ criteria, limit: 2, offset: 0 });
     const sum =
       all.filter((t) => t.recipientId === 'ARecv1').length +
-      all.filter((t) => t.senderPublicKey === sender).length;
+      all.filter((t) => t.senderPublicKey === sender).length +
+      multipayments;
     expect(sum).toBeGreaterThan(all.filter(predicate).length);
     expect(estimated).toMatchObject({ totalCount: sum, totalCountIsEstimate: true });
   });

@@ -120,6 +120,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
         'Webhooks1764300000001',
         'TransactionParties1764400000000',
         'PartyCount1764500000000',
+        'PartyPairs1764600000000',
       ],
     });
     // The kept totals count the upgraded rows, and every one is indexed by its sender.
@@ -159,6 +160,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'blocks',
       'lni_migrations',
       'missed_slots',
+      'party_pair_totals',
       'party_totals',
       'peer_penalties',
       'peers',
@@ -170,6 +172,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
       'webhook_attempts',
       'webhook_deliveries',
       'webhooks',
+      'wide_transaction_parties',
     ]);
     // Running again is a no-op.
     expect(await migrateDatabase(database, { logger: quietLogger() })).toEqual({ applied: [] });

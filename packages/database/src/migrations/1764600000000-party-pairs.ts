@@ -1,0 +1,136 @@
+import { ProgressLog } from '@lni/kernel';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { migrationLogger } from './migration-logger.js';
+import { partiesOf } from './1764400000000-transaction-parties.js';
+
+/** Chain heights backfilled per statement, so that progress shows on a long chain. */
+const BACKFILL_HEIGHTS = 20_000;
+
+/**
+ * What the exact total of several addresses needs beyond each one's total: how many
+ * transactions they share.
+ *
+ * A transaction with two parties (a transfer: its sender's key and its recipient) adds one to
+ * the kept total of that pair, `party_pair_totals`. A transaction with three or more (a
+ * multipayment) is listed by party in `wide_transaction_parties` instead: one keyed by pairs
+ * would write up to 2,080 of them for 64 recipients. `pairedPartyTotal` (query/parties.ts)
+ * turns them into a total with a probe per pair of parties, where the count before read every
+ * transaction of the smaller parties (2,000 index entries for two addresses of 1,000 each).
+ *
+ * Kept by statement triggers on `transactions` like the party index, and backfilled from the
+ * stored transactions in height ranges, with progress in the log.
+ */
+export class PartyPairs1764600000000 implements MigrationInterface {
+  name = 'PartyPairs1764600000000';
+
+  async up(runner: QueryRunner): Promise<void> {
+    await runner.query(
+      `CREATE TABLE party_pair_totals (
+         low TEXT NOT NULL,
+         high TEXT NOT NULL,
+         count BIGINT NOT NULL,
+         PRIMARY KEY (low, high)
+       )`,
+    );
+    // Pairs that reach zero are deleted through this index, without scanning the totals.
+    await runner.query(
+      'CREATE INDEX party_pair_totals_zero ON party_pair_totals (low) WHERE count = 0',
+    );
+    await runner.query(
+      `CREATE TABLE wide_transaction_parties (
+         party TEXT NOT NULL,
+         block_height INTEGER NOT NULL,
+         sequence SMALLINT NOT NULL,
+         PRIMARY KEY (party, block_height, sequence)
+       )`,
+    );
+    await backfill(runner);
+    await runner.query(pairsTrigger);
+  }
+
+  async down(runner: QueryRunner): Promise<void> {
+    for (const event of ['insert', 'delete', 'truncate']) {
+      await runner.query(`DROP TRIGGER IF EXISTS party_pairs_${event} ON transactions`);
+    }
+    await runner.query('DROP FUNCTION IF EXISTS party_pairs_keep()');
+    await runner.query('DROP TABLE IF EXISTS wide_transaction_parties');
+    await runner.query('DROP TABLE IF EXISTS party_pair_totals');
+  }
+}
+
+/** The parties of `source` (rows of `transactions`), each with its transaction's party count. */
+function partiesWithWidth(source: string): string {
+  return `SELECT party, block_height, sequence,
+      count(*) OVER (PARTITION BY block_height, sequence) AS width
+    FROM (${partiesOf(source)}) AS parties`;
+}
+
+/** The pairs of the two-party transactions among `counted`, with how many each pair has. */
+const pairsOf = (counted: string) => `
+  SELECT low, high, count(*) AS count FROM (
+    SELECT min(party) AS low, max(party) AS high FROM ${counted}
+    WHERE width = 2 GROUP BY block_height, sequence
+  ) AS pairs GROUP BY low, high`;
+
+/** Adds the pairs and wide transactions of `source` (rows of `transactions`). */
+const keep = (source: string) => `
+  WITH counted AS (${partiesWithWidth(source)}),
+  wide AS (
+    INSERT INTO wide_transaction_parties (party, block_height, sequence)
+    SELECT party, block_height, sequence FROM counted WHERE width > 2
+  )
+  INSERT INTO party_pair_totals (low, high, count) ${pairsOf('counted')}
+  ON CONFLICT (low, high) DO UPDATE SET count = party_pair_totals.count + excluded.count`;
+
+async function backfill(runner: QueryRunner): Promise<void> {
+  const [bounds] = (await runner.query(
+    `SELECT coalesce(max(height), 0) AS top,
+       (SELECT coalesce(sum(count), 0) FROM transaction_totals) AS transactions
+     FROM blocks`,
+  )) as { top: number | string; transactions: number | string }[];
+  const top = Number(bounds?.top ?? 0);
+  if (Number(bounds?.transactions ?? 0) === 0) return;
+  const progress = new ProgressLog({
+    logger: migrationLogger(),
+    message: 'Totalling transactions by pair of addresses',
+    doneMessage: 'Transactions totalled by pair of addresses',
+    positionField: 'height',
+    unit: 'blocks',
+  });
+  for (let from = 0; from <= top; from += BACKFILL_HEIGHTS) {
+    const to = Math.min(top, from + BACKFILL_HEIGHTS - 1);
+    await runner.query(
+      keep(`(SELECT * FROM transactions WHERE block_height BETWEEN ${from} AND ${to}) AS stored`),
+    );
+    progress.update(to, top);
+  }
+  progress.finish();
+}
+
+const pairsTrigger = `
+  CREATE FUNCTION party_pairs_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      ${keep('added')};
+    ELSIF TG_OP = 'DELETE' THEN
+      WITH counted AS (${partiesWithWidth('removed')}),
+      wide AS (
+        DELETE FROM wide_transaction_parties AS kept USING counted
+        WHERE counted.width > 2 AND kept.party = counted.party
+          AND kept.block_height = counted.block_height AND kept.sequence = counted.sequence
+      )
+      UPDATE party_pair_totals SET count = party_pair_totals.count - gone.count
+      FROM (${pairsOf('counted')}) AS gone
+      WHERE party_pair_totals.low = gone.low AND party_pair_totals.high = gone.high;
+      DELETE FROM party_pair_totals WHERE count = 0;
+    ELSE
+      TRUNCATE party_pair_totals, wide_transaction_parties;
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER party_pairs_insert AFTER INSERT ON transactions
+    REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION party_pairs_keep();
+  CREATE TRIGGER party_pairs_delete AFTER DELETE ON transactions
+    REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION party_pairs_keep();
+  CREATE TRIGGER party_pairs_truncate AFTER TRUNCATE ON transactions
+    FOR EACH STATEMENT EXECUTE FUNCTION party_pairs_keep();`;
