@@ -1,6 +1,5 @@
-import { ProgressLog } from '@lni/kernel';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { migrationLogger } from './migration-logger.js';
+import { backfillByHeight, storedBetween } from './height-backfill.js';
 
 /** What a party was to a transaction, as stored in `transaction_parties.role`. */
 export const PartyRole = { sender: 0, recipient: 1, payment: 2 } as const;
@@ -30,9 +29,6 @@ export function partiesOf(source: string): string {
     ) AS every_party
     ORDER BY party, block_height, sequence, role`;
 }
-
-/** Chain heights backfilled per statement, so that progress shows on a long chain. */
-const BACKFILL_HEIGHTS = 20_000;
 
 /**
  * Transactions by party, so that the transactions of an address are one index range read in
@@ -95,30 +91,14 @@ export class TransactionParties1764400000000 implements MigrationInterface {
   }
 }
 
-async function backfill(runner: QueryRunner): Promise<void> {
-  const [bounds] = (await runner.query(
-    `SELECT coalesce(max(height), 0) AS top,
-       (SELECT coalesce(sum(count), 0) FROM transaction_totals) AS transactions
-     FROM blocks`,
-  )) as { top: number | string; transactions: number | string }[];
-  const top = Number(bounds?.top ?? 0);
-  if (Number(bounds?.transactions ?? 0) === 0) return;
-  const progress = new ProgressLog({
-    logger: migrationLogger(),
-    message: 'Indexing transactions by address',
-    doneMessage: 'Transactions indexed by address',
-    positionField: 'height',
-    unit: 'blocks',
-  });
-  for (let from = 0; from <= top; from += BACKFILL_HEIGHTS) {
-    const to = Math.min(top, from + BACKFILL_HEIGHTS - 1);
-    await runner.query(
+function backfill(runner: QueryRunner): Promise<void> {
+  return backfillByHeight(
+    runner,
+    { message: 'Indexing transactions by address', doneMessage: 'Transactions indexed by address' },
+    (from, to) =>
       `INSERT INTO transaction_parties (party, block_height, sequence, role)
-       ${partiesOf(`(SELECT * FROM transactions WHERE block_height BETWEEN ${from} AND ${to}) AS stored`)}`,
-    );
-    progress.update(to, top);
-  }
-  progress.finish();
+       ${partiesOf(storedBetween(from, to))}`,
+  );
 }
 
 const partiesTrigger = `

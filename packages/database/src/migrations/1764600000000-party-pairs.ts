@@ -1,10 +1,6 @@
-import { ProgressLog } from '@lni/kernel';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { migrationLogger } from './migration-logger.js';
+import { backfillByHeight, storedBetween } from './height-backfill.js';
 import { partiesOf } from './1764400000000-transaction-parties.js';
-
-/** Chain heights backfilled per statement, so that progress shows on a long chain. */
-const BACKFILL_HEIGHTS = 20_000;
 
 /**
  * What the exact total of several addresses needs beyond each one's total: how many
@@ -82,29 +78,15 @@ const keep = (source: string) => `
   INSERT INTO party_pair_totals (low, high, count) ${pairsOf('counted')}
   ON CONFLICT (low, high) DO UPDATE SET count = party_pair_totals.count + excluded.count`;
 
-async function backfill(runner: QueryRunner): Promise<void> {
-  const [bounds] = (await runner.query(
-    `SELECT coalesce(max(height), 0) AS top,
-       (SELECT coalesce(sum(count), 0) FROM transaction_totals) AS transactions
-     FROM blocks`,
-  )) as { top: number | string; transactions: number | string }[];
-  const top = Number(bounds?.top ?? 0);
-  if (Number(bounds?.transactions ?? 0) === 0) return;
-  const progress = new ProgressLog({
-    logger: migrationLogger(),
-    message: 'Totalling transactions by pair of addresses',
-    doneMessage: 'Transactions totalled by pair of addresses',
-    positionField: 'height',
-    unit: 'blocks',
-  });
-  for (let from = 0; from <= top; from += BACKFILL_HEIGHTS) {
-    const to = Math.min(top, from + BACKFILL_HEIGHTS - 1);
-    await runner.query(
-      keep(`(SELECT * FROM transactions WHERE block_height BETWEEN ${from} AND ${to}) AS stored`),
-    );
-    progress.update(to, top);
-  }
-  progress.finish();
+function backfill(runner: QueryRunner): Promise<void> {
+  return backfillByHeight(
+    runner,
+    {
+      message: 'Totalling transactions by pair of addresses',
+      doneMessage: 'Transactions totalled by pair of addresses',
+    },
+    (from, to) => keep(storedBetween(from, to)),
+  );
 }
 
 const pairsTrigger = `
