@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Writable } from 'node:stream';
-import { createLogger } from '@lni/kernel';
 import { makeChain } from '../__fixtures__/chain.js';
+import { changeChainEveryWay, migrateUpLogged } from '../__fixtures__/kept-tables.js';
 import { openMigratedTestDatabase, postgresSkipReason } from '../__fixtures__/postgres.js';
 import type { Database } from '../connection/database.js';
 import type { BlockWithTransactions } from '../records.js';
 import { BlockStorage } from '../storage/block-storage.js';
 import { PartyPairs1764600000000 } from './1764600000000-party-pairs.js';
-import { withMigrationLogger } from './migration-logger.js';
 
 const SENDERS = ['03'.padEnd(66, 'a'), '03'.padEnd(66, 'b'), '03'.padEnd(66, 'c')];
 
@@ -19,33 +17,19 @@ function pairsChain(blocks: number, from: number): BlockWithTransactions[] {
   return makeChain(blocks, 5, from, (height, sequence) => {
     const senderPublicKey = SENDERS[(height + sequence) % 3] as string;
     const paid = `APaid${height % 3}`;
+    const paying = (...recipients: string[]) => ({
+      senderPublicKey,
+      type: 6,
+      recipientId: null,
+      asset: { payments: recipients.map((recipientId) => ({ recipientId, amount: '1' })) },
+    });
     switch (sequence) {
       case 1:
         return { senderPublicKey, type: 3, recipientId: null, asset: { votes: ['+02ab'] } };
       case 2:
-        return {
-          senderPublicKey,
-          type: 6,
-          recipientId: null,
-          asset: {
-            payments: [
-              { recipientId: paid, amount: '1' },
-              { recipientId: `ARecv${height % 4}`, amount: '3' },
-            ],
-          },
-        };
+        return paying(paid, `ARecv${height % 4}`);
       case 3:
-        return {
-          senderPublicKey,
-          type: 6,
-          recipientId: null,
-          asset: {
-            payments: [
-              { recipientId: paid, amount: '1' },
-              { recipientId: paid, amount: '2' },
-            ],
-          },
-        };
+        return paying(paid, paid);
       default:
         return { senderPublicKey, recipientId: sequence === 0 ? paid : `ARecv${height % 4}` };
     }
@@ -98,29 +82,15 @@ describe.skipIf(postgresSkipReason)(
     });
 
     it('follows blocks applied, reverted, deleted by cascade and truncated', async () => {
-      await storage.saveBlocks(pairsChain(30, 1));
-      await expectPairsMatchParties();
-      // Each kind of transaction lands where it belongs: some pairs, some wide rows.
-      expect(Number((await rows('SELECT sum(count) AS n FROM party_pair_totals'))[0]?.n)).toBe(
-        30 * 3,
-      );
-      expect(Number((await rows('SELECT count(*) AS n FROM wide_transaction_parties'))[0]?.n)).toBe(
-        30 * 3,
-      );
-      await storage.deleteBlocksAbove(17);
-      await expectPairsMatchParties();
-      await database.manager.query('DELETE FROM blocks WHERE height > 11');
-      await expectPairsMatchParties();
+      await changeChainEveryWay(database, storage, pairsChain, expectPairsMatchParties);
+      // Heights 5 to 11 are left, each block with three two-party transactions and one of three.
+      expect(await rows('SELECT sum(count) AS n FROM party_pair_totals')).toEqual([{ n: '21' }]);
+      expect(await rows('SELECT count(*) AS n FROM wide_transaction_parties')).toEqual([
+        { n: '21' },
+      ]);
       expect(await rows('SELECT count(*) AS n FROM party_pair_totals WHERE count <= 0')).toEqual([
         { n: '0' },
       ]);
-      // A failed write leaves them as they were.
-      const [good, bad] = pairsChain(2, 12) as [BlockWithTransactions, BlockWithTransactions];
-      const clash = { ...bad.transactions[0]!, id: good.transactions[0]!.id };
-      await expect(
-        storage.saveBlocks([good, { ...bad, transactions: [clash, ...bad.transactions.slice(1)] }]),
-      ).rejects.toThrow();
-      await expectPairsMatchParties();
       await database.manager.query('TRUNCATE blocks CASCADE');
       expect(await rows('SELECT count(*) AS n FROM party_pair_totals')).toEqual([{ n: '0' }]);
       expect(await rows('SELECT count(*) AS n FROM wide_transaction_parties')).toEqual([
@@ -132,17 +102,7 @@ describe.skipIf(postgresSkipReason)(
       const migration = new PartyPairs1764600000000();
       await database.transaction((manager) => migration.down(manager.queryRunner!));
       await storage.saveBlocks(pairsChain(30, 1));
-      const lines: string[] = [];
-      const out = new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push((JSON.parse(chunk.toString()) as { msg: string }).msg);
-          done();
-        },
-      });
-      const logger = createLogger({ level: 'info', out, pretty: false });
-      await withMigrationLogger(logger, () =>
-        database.transaction((manager) => migration.up(manager.queryRunner!)),
-      );
+      const lines = await migrateUpLogged(database, migration);
       await expectPairsMatchParties();
       expect(lines).toContain('Transactions totalled by pair of addresses');
       // The triggers run again after the backfill.

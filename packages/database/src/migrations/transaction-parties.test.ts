@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Writable } from 'node:stream';
-import { createLogger } from '@lni/kernel';
 import { makeChain } from '../__fixtures__/chain.js';
+import { changeChainEveryWay, migrateUpLogged } from '../__fixtures__/kept-tables.js';
 import { openMigratedTestDatabase, postgresSkipReason } from '../__fixtures__/postgres.js';
 import type { Database } from '../connection/database.js';
 import type { BlockWithTransactions, StoredTransaction } from '../records.js';
 import { BlockStorage } from '../storage/block-storage.js';
 import { TransactionParties1764400000000 } from './1764400000000-transaction-parties.js';
-import { withMigrationLogger } from './migration-logger.js';
 
 const SENDERS = ['03'.padEnd(66, 'a'), '03'.padEnd(66, 'b'), '03'.padEnd(66, 'c')];
 
@@ -127,19 +125,7 @@ describe.skipIf(postgresSkipReason)('transactions by party, kept with the chain'
   });
 
   it('follows blocks applied, reverted, deleted by cascade and truncated', async () => {
-    await storage.saveBlocks(partiesChain(26, 5));
-    await expectTotalsMatchTransactions();
-    await storage.deleteBlocksAbove(17);
-    await expectTotalsMatchTransactions();
-    await database.manager.query('DELETE FROM blocks WHERE height > 11');
-    await expectTotalsMatchTransactions();
-    // A failed write leaves the index as it was.
-    const [good, bad] = partiesChain(2, 12) as [BlockWithTransactions, BlockWithTransactions];
-    const clash = { ...bad.transactions[0]!, id: good.transactions[0]!.id };
-    await expect(
-      storage.saveBlocks([good, { ...bad, transactions: [clash, ...bad.transactions.slice(1)] }]),
-    ).rejects.toThrow();
-    await expectTotalsMatchTransactions();
+    await changeChainEveryWay(database, storage, partiesChain, expectTotalsMatchTransactions);
     expect(await rows('SELECT sum(count) AS n FROM party_totals WHERE role = 0')).toEqual([
       { n: '55' },
     ]);
@@ -152,17 +138,7 @@ describe.skipIf(postgresSkipReason)('transactions by party, kept with the chain'
     const migration = new TransactionParties1764400000000();
     await database.transaction((manager) => migration.down(manager.queryRunner!));
     await storage.saveBlocks(partiesChain(30, 1));
-    const lines: string[] = [];
-    const out = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push((JSON.parse(chunk.toString()) as { msg: string }).msg);
-        done();
-      },
-    });
-    const logger = createLogger({ level: 'info', out, pretty: false });
-    await withMigrationLogger(logger, () =>
-      database.transaction((manager) => migration.up(manager.queryRunner!)),
-    );
+    const lines = await migrateUpLogged(database, migration);
     await expectTotalsMatchTransactions();
     expect(lines).toContain('Transactions indexed by address');
     // The triggers run again after the backfill.
