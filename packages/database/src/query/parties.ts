@@ -113,8 +113,8 @@ const PAIRED_PARTIES = 16;
  *
  * Their transactions number the sum of their totals, less the two-party transactions counted
  * twice (a pair within the parties, kept in `party_pair_totals`), less each party's rows of
- * three-party transactions, plus those transactions counted once (`wide_transaction_parties`
- * read). Past `budget` such rows, the sum of the totals is answered, flagged as an estimate.
+ * transactions of three parties or more, plus those transactions counted once (read from
+ * `wide_transaction_parties`). Past `budget` such rows, the sum of the totals is answered, flagged as an estimate.
  * One expression of the page's statement: a probe per party, one per pair, and the wide rows.
  */
 export function pairedPartyTotal(
@@ -130,8 +130,8 @@ export function pairedPartyTotal(
     'text[]',
   );
   const limit = bind(budget, 'bigint');
-  return `(SELECT CASE WHEN wide.rows > ${limit} THEN ARRAY[kept.total, 1]
-      ELSE ARRAY[kept.total - wide.rows
+  return `(SELECT CASE WHEN wide.party_rows > ${limit} THEN ARRAY[kept.total, 1]
+      ELSE ARRAY[kept.total - wide.party_rows
         - (SELECT coalesce(sum(pair.count), 0) FROM party_pair_totals AS pair
             WHERE pair.low = ANY(${parties}) AND pair.high = ANY(${parties}))
         + (SELECT count(*) FROM (
@@ -140,7 +140,7 @@ export function pairedPartyTotal(
     END::bigint[]
     FROM (SELECT coalesce(sum(count), 0) AS total FROM party_totals
           WHERE party = ANY(${parties})) AS kept,
-      (SELECT count(*) AS rows FROM (
+      (SELECT count(*) AS party_rows FROM (
         SELECT 1 FROM wide_transaction_parties WHERE party = ANY(${parties}) LIMIT ${limit} + 1
       ) AS counted) AS wide)`;
 }
