@@ -131,7 +131,7 @@ describe('kernel db:migrate', () => {
         });
         expect((await run.exited()).code).toBe(0);
         expect(run.stdout()).toContain(
-          `Database 127.0.0.1:5432/${name}: upgraded 1000 transactions from 2.7; 9 migration(s) applied`,
+          `Database 127.0.0.1:5432/${name}: upgraded 1000 transactions from 2.7; 10 migration(s) applied`,
         );
         const progress = run
           .stderr()
