@@ -94,12 +94,16 @@ export class ApiClient {
     return (await this.get('/blocks/last')).data.height as number;
   }
 
-  /** Resolves once the chain is at least `target` high. */
+  /** Resolves once the chain is at least `target` high and the block at `target` can be read. */
   reach(target: number, timeoutMs: number): Promise<number> {
     return eventually(
       async () => {
         const height = await this.height();
-        return height >= target ? height : undefined;
+        if (height < target) return undefined;
+        // ARK answers /blocks/last from memory but /blocks/:height from its database, which
+        // takes a downloaded batch only after applying all of it: until then the block is a 404.
+        await this.get(`/blocks/${target}`);
+        return height;
       },
       timeoutMs,
       `height ${target} at ${this.base}`,
