@@ -71,7 +71,8 @@ export class TransactionParties1764400000000 implements MigrationInterface {
       `INSERT INTO party_totals (party, role, count)
        SELECT party, role, count(*) FROM transaction_parties GROUP BY party, role`,
     );
-    await runner.query(partiesTrigger);
+    await runner.query(keepPartiesFunction);
+    await runner.query(keepPartiesTriggers);
     // Addresses were looked up among multipayment recipients through this index; the party
     // index answers them now, so it would only cost every block a write.
     await runner.query('DROP INDEX IF EXISTS transactions_payment_recipients');
@@ -101,8 +102,12 @@ function backfill(runner: QueryRunner): Promise<void> {
   );
 }
 
-const partiesTrigger = `
-  CREATE FUNCTION transaction_parties_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+/**
+ * The trigger function as this migration writes it. PartyPairs1764600000000 replaces it with
+ * one that also keeps the pair totals, and puts this one back when reverted.
+ */
+export const keepPartiesFunction = `
+  CREATE OR REPLACE FUNCTION transaction_parties_keep() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     IF TG_OP = 'INSERT' THEN
       WITH kept AS (
@@ -129,7 +134,9 @@ const partiesTrigger = `
       TRUNCATE transaction_parties, party_totals;
     END IF;
     RETURN NULL;
-  END $$;
+  END $$;`;
+
+const keepPartiesTriggers = `
   CREATE TRIGGER transaction_parties_insert AFTER INSERT ON transactions
     REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION transaction_parties_keep();
   CREATE TRIGGER transaction_parties_delete AFTER DELETE ON transactions

@@ -9,7 +9,10 @@ import { TransactionParties1764400000000 } from './1764400000000-transaction-par
 
 const SENDERS = ['03'.padEnd(66, 'a'), '03'.padEnd(66, 'b'), '03'.padEnd(66, 'c')];
 
-/** Transfers, votes (no recipient), and multipayments paying a party twice. */
+/**
+ * Transfers, votes (no recipient), multipayments paying a party twice, and a recipient of one
+ * block only.
+ */
 function partiesChain(blocks: number, from: number): BlockWithTransactions[] {
   return makeChain(blocks, 5, from, (height, sequence) => {
     const senderPublicKey = SENDERS[(height + sequence) % 3] as string;
@@ -32,6 +35,9 @@ function partiesChain(blocks: number, from: number): BlockWithTransactions[] {
       case 3:
         // A party paid by multipayments and by transfers.
         return { senderPublicKey, recipientId: `APaid${height % 3}` };
+      case 4:
+        // A party of one block only: a revert of that block leaves it no total.
+        return { senderPublicKey, recipientId: `AOnce${height}` };
       default:
         return { senderPublicKey, recipientId: `ARecv${height % 4}` };
     }
