@@ -8,6 +8,8 @@ import {
   type IndexQueryDefinition,
 } from '../query/index-query.js';
 import { delegateCatalog, delegateResource } from '../resources/delegate.js';
+import { JSON_TYPE, pageText, type ResourceTexts } from '../resources/json-text.js';
+import type { WalletView } from '../resources/ledger-views.js';
 import { walletResource } from '../resources/wallet.js';
 import { delegateSearch } from './delegate-search.js';
 import { deadlineOf } from '../server/deadline.js';
@@ -21,11 +23,15 @@ export const delegateIndex: IndexQueryDefinition = {
 };
 
 /** GET /api/delegates, /api/delegates/{id} and /api/delegates/{id}/voters. */
-export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
+export function delegateRoutes(ledger: () => LedgerReader, texts: ResourceTexts): ServerRoute[] {
   const context = (reader: LedgerReader) => ({
     supply: reader.supply(),
     epochStart: reader.chainContext().epochStart,
   });
+  // A delegate's approval moves with the supply: its text is kept for one supply.
+  const delegateText = (wallet: WalletView, shape: ReturnType<typeof context>) =>
+    texts.delegates.text(wallet, (delegate) => delegateResource(delegate, shape), shape.supply);
+  const walletText = (wallet: WalletView) => texts.wallets.text(wallet, walletResource);
   return [
     {
       method: 'GET',
@@ -34,19 +40,20 @@ export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
         description: 'Delegates, filtered and ordered by any field of the delegate object',
         tags: ['api', 'delegates'],
         validate: { query: indexQueryRule(delegateIndex) },
-        handler: async (request) => {
+        handler: async (request, h) => {
           const reader = ledger();
           const query = toResourceQuery(request.query, delegateIndex);
           const shape = context(reader);
           const page = await reader.delegates(delegateSearch(query, shape), deadlineOf(request));
-          return pageOf(
-            page.results.map((wallet) => delegateResource(wallet, shape)),
+          const answer = pageOf(
+            page.results.map((wallet) => delegateText(wallet, shape)),
             page.totalCount,
             query,
             '/api/delegates',
             request.url.searchParams,
             { next: page.next },
           );
+          return h.response(pageText(answer)).type(JSON_TYPE);
         },
       },
     },
@@ -57,13 +64,13 @@ export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
         description: 'A delegate by username, address or public key',
         tags: ['api', 'delegates'],
         validate: { params: walletIdParams },
-        handler: (request) => {
+        handler: (request, h) => {
           const reader = ledger();
           const wallet = walletOrNotFound(reader, request.params.id as string);
           if (wallet.attributes.delegate === undefined) {
             throw Boom.notFound(`${request.params.id as string} is not a delegate`);
           }
-          return { data: delegateResource(wallet, context(reader)) };
+          return h.response(`{"data":${delegateText(wallet, context(reader))}}`).type(JSON_TYPE);
         },
       },
     },
@@ -74,7 +81,7 @@ export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
         description: 'The wallets voting for a delegate, filtered by any wallet field',
         tags: ['api', 'delegates'],
         validate: { params: walletIdParams, query: indexQueryRule(walletIndex) },
-        handler: async (request) => {
+        handler: async (request, h) => {
           const reader = ledger();
           const delegate = walletOrNotFound(reader, request.params.id as string);
           if (delegate.attributes.delegate === undefined || delegate.publicKey === undefined) {
@@ -86,14 +93,15 @@ export function delegateRoutes(ledger: () => LedgerReader): ServerRoute[] {
             { kind: 'in' as const, field: 'attributes.vote', values: [delegate.publicKey] },
           ];
           const page = await reader.wallets({ ...query, conditions }, deadlineOf(request));
-          return pageOf(
-            page.results.map(walletResource),
+          const answer = pageOf(
+            page.results.map(walletText),
             page.totalCount,
             query,
             request.path,
             request.url.searchParams,
             { next: page.next },
           );
+          return h.response(pageText(answer)).type(JSON_TYPE);
         },
       },
     },

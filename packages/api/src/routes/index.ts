@@ -23,6 +23,7 @@ import { transactionSchemaRoutes } from './transaction-schemas.js';
 import { transactionRoutes } from './transactions.js';
 import { unlockedLockRoutes } from './unlocked-locks.js';
 import { walletRoutes } from './wallets.js';
+import { resourceTexts } from '../resources/json-text.js';
 
 export interface ResourceRouteOptions {
   readonly container: AwilixContainer<Cradle>;
@@ -44,9 +45,10 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   const ledger = () => container.cradle.apiLedger;
   const routes: ServerRoute[] = [...rootRoutes(options.statusPage)];
   if (has('state')) {
+    const texts = resourceTexts();
     routes.push(
-      ...cachedPerBlock(walletRoutes(ledger)),
-      ...cachedPerBlock(delegateRoutes(ledger)),
+      ...cachedPerBlock(walletRoutes(ledger, texts.wallets)),
+      ...cachedPerBlock(delegateRoutes(ledger, texts)),
       ...cachedPerBlock(lockRoutes(ledger)),
       ...cachedPerBlock(blockchainRoutes(ledger)),
       ...cachedPerBlock(

@@ -4,20 +4,21 @@ import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPlugin } from '../plugin.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { resourceTexts } from '../resources/json-text.js';
 import { delegateRoutes } from './delegates.js';
 import { walletRoutes } from './wallets.js';
 
 // Real wallet indexes of @lni/state behind the API's LedgerReader, as the state plugin wires them.
 const wallets = new WalletRepository();
 const engine = new WalletQueryEngine({ walletRepository: wallets });
-const SUPPLY = 10_000_000n;
+let supply = 10_000_000n;
 const epochStart = '2017-03-21T13:00:00.000Z';
 const key = (n: number) => `02${n.toString(16).padStart(64, '0')}`;
 const ledger: LedgerReader = {
   wallets: (search) => engine.wallets(search),
   delegates: (search) => engine.delegates(search),
   findWallet: (id) => wallets.find(id),
-  supply: () => SUPPLY,
+  supply: () => supply,
   // The tests change wallets in place between requests: no tip, so nothing is cached.
   tip: () => undefined,
   lastBlock: () => ({ id: 'b10', height: 10, timestamp: 80 }),
@@ -74,11 +75,15 @@ for (let n = 10; n <= 14; n += 1) {
 // A wallet that only received: its public key is not known yet.
 wallets.update('Areceiver', { balance: 7n });
 
+const texts = resourceTexts();
 const routes: Plugin<object> = {
   name: 'ledger-routes',
   dependsOn: { required: ['api'] },
   register: ({ container }) =>
-    container.cradle.apiRoutes.add(...walletRoutes(() => ledger), ...delegateRoutes(() => ledger)),
+    container.cradle.apiRoutes.add(
+      ...walletRoutes(() => ledger, texts.wallets),
+      ...delegateRoutes(() => ledger, texts),
+    ),
 };
 
 let kernel: TestKernel;
@@ -266,6 +271,34 @@ describe('GET /api/wallets', () => {
     expect(top.body.data.map((w: { balance: string }) => w.balance)).toEqual(['30000', '29000']);
     expect((await get('/api/wallets/genesis_3')).body.data.address).toBe('Awallet003');
     expect((await get('/api/wallets/Anobody')).status).toBe(404);
+  });
+});
+
+describe('answers kept as text between changes', () => {
+  it('show a wallet as it is now, in every route, once it changes', async () => {
+    const routes = ['/api/wallets/Awallet012', '/api/delegates/genesis_1/voters'];
+    const before = await get('/api/delegates/genesis_1/voters?address=Awallet012');
+    expect(before.body.data).toEqual([expect.objectContaining({ balance: '12000' })]);
+    expect((await get(routes[0]!)).body.data.balance).toBe('12000');
+    wallets.update('Awallet012', { balance: 12_001n });
+    expect((await get(routes[0]!)).body.data.balance).toBe('12001');
+    const after = await get('/api/delegates/genesis_1/voters?address=Awallet012');
+    expect(after.body.data).toEqual([expect.objectContaining({ balance: '12001' })]);
+    expect((await get('/api/wallets?address=Awallet012')).body.data[0].balance).toBe('12001');
+  });
+
+  it("show a delegate's approval at the supply of now", async () => {
+    const approval = async () =>
+      (await get('/api/delegates?username=genesis_3')).body.data[0].production.approval;
+    expect(await approval()).toBe(3);
+    expect((await get('/api/delegates/genesis_3')).body.data.production.approval).toBe(3);
+    supply = 20_000_000n;
+    try {
+      expect(await approval()).toBe(1.5);
+      expect((await get('/api/delegates/genesis_3')).body.data.production.approval).toBe(1.5);
+    } finally {
+      supply = 10_000_000n;
+    }
   });
 });
 

@@ -6,6 +6,8 @@ import {
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
+import { JSON_TYPE, pageText, type JsonTextMemo } from '../resources/json-text.js';
+import type { WalletView } from '../resources/ledger-views.js';
 import { walletCatalog, walletResource } from '../resources/wallet.js';
 import { deadlineOf } from '../server/deadline.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';
@@ -24,8 +26,15 @@ export const walletIndex: IndexQueryDefinition = {
   },
 };
 
-/** GET /api/wallets, /api/wallets/top and /api/wallets/{id}, answered from the wallet indexes. */
-export function walletRoutes(ledger: () => LedgerReader): ServerRoute[] {
+/**
+ * GET /api/wallets, /api/wallets/top and /api/wallets/{id}, answered from the wallet indexes,
+ * each wallet's JSON text kept in `walletTexts` between its changes.
+ */
+export function walletRoutes(
+  ledger: () => LedgerReader,
+  walletTexts: JsonTextMemo<WalletView>,
+): ServerRoute[] {
+  const text = (wallet: WalletView) => walletTexts.text(wallet, walletResource);
   const index = (path: string, description: string, order?: 'balance'): ServerRoute => ({
     method: 'GET',
     path,
@@ -33,20 +42,21 @@ export function walletRoutes(ledger: () => LedgerReader): ServerRoute[] {
       description,
       tags: ['api', 'wallets'],
       validate: { query: indexQueryRule(walletIndex) },
-      handler: async (request) => {
+      handler: async (request, h) => {
         const query = toResourceQuery(request.query, walletIndex);
         const search = order
           ? { ...query, orderBy: [{ field: 'balance', direction: 'desc' as const }] }
           : query;
         const page = await ledger().wallets(search, deadlineOf(request));
-        return pageOf(
-          page.results.map(walletResource),
+        const answer = pageOf(
+          page.results.map(text),
           page.totalCount,
           query,
           path,
           request.url.searchParams,
           { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
         );
+        return h.response(pageText(answer)).type(JSON_TYPE);
       },
     },
   });
@@ -60,9 +70,10 @@ export function walletRoutes(ledger: () => LedgerReader): ServerRoute[] {
         description: 'A wallet by address, public key or delegate username',
         tags: ['api', 'wallets'],
         validate: { params: walletIdParams },
-        handler: (request) => ({
-          data: walletResource(walletOrNotFound(ledger(), request.params.id as string)),
-        }),
+        handler: (request, h) => {
+          const wallet = walletOrNotFound(ledger(), request.params.id as string);
+          return h.response(`{"data":${text(wallet)}}`).type(JSON_TYPE);
+        },
       },
     },
   ];

@@ -11,6 +11,7 @@ import type { ApiOptions } from '../config.js';
 import type { LiveFeed } from '../live/live-feed.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
 import { removedSearchRoutes } from './removed-search-routes.js';
+import { JSON_TYPE } from '../resources/json-text.js';
 import { ResponseCache } from './response-cache.js';
 import type { RequestRateLimit } from './request-rate-limit.js';
 import type { RouteRegistry } from './route-registry.js';
@@ -151,7 +152,7 @@ export class ApiServer {
     if (tip === undefined) return h.continue;
     const payload = this.cache?.get(tip, cacheKey(request));
     if (payload !== undefined) {
-      return h.response(payload).type('application/json; charset=utf-8').takeover();
+      return h.response(payload).type(JSON_TYPE).takeover();
     }
     (request.app as CacheState).cacheTip = tip;
     return h.continue;
@@ -160,11 +161,13 @@ export class ApiServer {
   private keepInCache(request: Request, response: ResponseObject): void {
     const startedAt = (request.app as CacheState).cacheTip;
     if (startedAt === undefined || response.statusCode !== 200) return;
-    // What hapi would serialize as JSON: an object or array (not a string, stream or buffer).
+    if (response.variety !== 'plain') return;
+    // What hapi would serialize as JSON (an object or array), or a route's own JSON text.
     const source: unknown = response.source;
+    const text = typeof source === 'string' && response.headers['content-type'] === JSON_TYPE;
     const json = Array.isArray(source) || Object.getPrototypeOf(source ?? 0) === Object.prototype;
-    if (response.variety !== 'plain' || !json) return;
-    const payload = Buffer.from(JSON.stringify(source));
+    if (!text && !json) return;
+    const payload = Buffer.from(text ? source : JSON.stringify(source));
     this.cache?.set(startedAt, this.deps.chainTip(), cacheKey(request), payload);
   }
 }

@@ -5,6 +5,7 @@ import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { apiPlugin } from '../plugin.js';
+import { JSON_TYPE } from '../resources/json-text.js';
 import { ResponseCache } from './response-cache.js';
 
 describe('ResponseCache', () => {
@@ -59,6 +60,20 @@ const countingRoutes: Plugin<object> = {
         handler: counted,
       },
       { method: 'GET', path: '/api/pool', handler: counted },
+      // A route that writes its own JSON text, as the wallet routes do.
+      {
+        method: 'GET',
+        path: '/api/chain/text',
+        options: { app: { cachedPerBlock: true } },
+        handler: (_request, h) => h.response(JSON.stringify(counted())).type(JSON_TYPE),
+      },
+      // Text that is not JSON is not the cache's to keep.
+      {
+        method: 'GET',
+        path: '/api/chain/plain',
+        options: { app: { cachedPerBlock: true } },
+        handler: (_request, h) => h.response(`runs ${++runs}`).type('text/plain'),
+      },
     );
   },
 };
@@ -103,6 +118,18 @@ describe('responses cached per block', () => {
     // A revert to the earlier tip does not bring its old answers back.
     tip = 'block 1';
     expect((await get('/api/chain?n=1')).body).toEqual({ data: { runs: 4, tip: 'block 1' } });
+  });
+
+  it("keeps a route's own JSON text as it keeps objects, and no other text", async () => {
+    const get = await start();
+    const first = await get('/api/chain/text');
+    const again = await get('/api/chain/text');
+    expect(again.body).toEqual(first.body);
+    expect(again.response.headers.get('content-type')).toBe(JSON_TYPE);
+    expect(runs).toBe(1);
+    const uri = kernel!.cradle.apiServer.server.info.uri;
+    expect(await (await fetch(`${uri}/api/chain/plain`)).text()).toBe('runs 2');
+    expect(await (await fetch(`${uri}/api/chain/plain`)).text()).toBe('runs 3');
   });
 
   it('runs routes that read more than the chain, and bad requests, every time', async () => {
