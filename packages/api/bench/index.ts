@@ -11,7 +11,7 @@ import { WalletRepository } from '@lni/state';
 import { apiPlugin } from '../src/index.js';
 import { benchLedger } from './ledger.js';
 import { loadRoutes } from './load.js';
-import { resourceTexts } from '../src/resources/json-text.js';
+import { resourceJson } from '../src/resources/json-bytes.js';
 import { delegateRoutes } from '../src/routes/delegates.js';
 import { walletRoutes } from '../src/routes/wallets.js';
 import { cachedPerBlock } from '../src/routes/index.js';
@@ -72,11 +72,11 @@ const routes: Plugin<object> = {
   register: ({ container }) => {
     // Where the API plugin reads the chain tip, as the state plugin registers it.
     container.register({ apiLedger: asValue(ledger) });
-    const texts = resourceTexts();
+    const json = resourceJson();
     container.cradle.apiRoutes.add(
       ...cachedPerBlock([
-        ...walletRoutes(() => ledger, texts.wallets),
-        ...delegateRoutes(() => ledger, texts),
+        ...walletRoutes(() => ledger, json.wallets),
+        ...delegateRoutes(() => ledger, json),
       ]),
       {
         method: 'GET',

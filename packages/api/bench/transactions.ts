@@ -37,7 +37,7 @@ import { DatabaseBlockStore } from '../../state/src/blocks/database-block-store.
 import { apiPlugin } from '../src/index.js';
 import { benchLedger } from './ledger.js';
 import { cachedPerBlock } from '../src/routes/index.js';
-import { resourceTexts } from '../src/resources/json-text.js';
+import { resourceJson } from '../src/resources/json-bytes.js';
 import { delegateRoutes } from '../src/routes/delegates.js';
 import { transactionRoutes } from '../src/routes/transactions.js';
 import { walletRoutes } from '../src/routes/wallets.js';
@@ -143,15 +143,15 @@ const routes: Plugin<object> = {
   register: ({ container }) => {
     // Where the API plugin reads the chain tip, as the state plugin registers it.
     container.register({ apiLedger: asValue(ledger) });
-    const texts = resourceTexts();
+    const json = resourceJson();
     container.cradle.apiRoutes.add(
       ...cachedPerBlock([
         ...transactionRoutes({
           ledger: () => ledger,
           transactions: () => container.cradle.transactionQuery,
         }),
-        ...walletRoutes(() => ledger, texts.wallets),
-        ...delegateRoutes(() => ledger, texts),
+        ...walletRoutes(() => ledger, json.wallets),
+        ...delegateRoutes(() => ledger, json),
         // What any computed answer pays however it is found: stringify the page, send it.
         { method: 'GET', path: '/api/ceiling/page', handler: () => ceilingPage },
         // What any answer read from PostgreSQL pays however little it reads: one round trip.

@@ -8,7 +8,7 @@ import {
   type IndexQueryDefinition,
 } from '../query/index-query.js';
 import { delegateCatalog, delegateResource } from '../resources/delegate.js';
-import { JSON_TYPE, pageText, type ResourceTexts } from '../resources/json-text.js';
+import { dataJson, JSON_TYPE, pageJson, type ResourceJson } from '../resources/json-bytes.js';
 import type { WalletView } from '../resources/ledger-views.js';
 import { walletResource } from '../resources/wallet.js';
 import { delegateSearch } from './delegate-search.js';
@@ -23,15 +23,15 @@ export const delegateIndex: IndexQueryDefinition = {
 };
 
 /** GET /api/delegates, /api/delegates/{id} and /api/delegates/{id}/voters. */
-export function delegateRoutes(ledger: () => LedgerReader, texts: ResourceTexts): ServerRoute[] {
+export function delegateRoutes(ledger: () => LedgerReader, json: ResourceJson): ServerRoute[] {
   const context = (reader: LedgerReader) => ({
     supply: reader.supply(),
     epochStart: reader.chainContext().epochStart,
   });
-  // A delegate's approval moves with the supply: its text is kept for one supply.
-  const delegateText = (wallet: WalletView, shape: ReturnType<typeof context>) =>
-    texts.delegates.text(wallet, (delegate) => delegateResource(delegate, shape), shape.supply);
-  const walletText = (wallet: WalletView) => texts.wallets.text(wallet, walletResource);
+  // A delegate's approval moves with the supply: its JSON is kept for one supply.
+  const delegateJson = (wallet: WalletView, shape: ReturnType<typeof context>) =>
+    json.delegates.json(wallet, (delegate) => delegateResource(delegate, shape), shape.supply);
+  const walletJson = (wallet: WalletView) => json.wallets.json(wallet, walletResource);
   return [
     {
       method: 'GET',
@@ -46,14 +46,14 @@ export function delegateRoutes(ledger: () => LedgerReader, texts: ResourceTexts)
           const shape = context(reader);
           const page = await reader.delegates(delegateSearch(query, shape), deadlineOf(request));
           const answer = pageOf(
-            page.results.map((wallet) => delegateText(wallet, shape)),
+            page.results.map((wallet) => delegateJson(wallet, shape)),
             page.totalCount,
             query,
             '/api/delegates',
             request.url.searchParams,
             { next: page.next },
           );
-          return h.response(pageText(answer)).type(JSON_TYPE);
+          return h.response(pageJson(answer)).type(JSON_TYPE);
         },
       },
     },
@@ -70,7 +70,7 @@ export function delegateRoutes(ledger: () => LedgerReader, texts: ResourceTexts)
           if (wallet.attributes.delegate === undefined) {
             throw Boom.notFound(`${request.params.id as string} is not a delegate`);
           }
-          return h.response(`{"data":${delegateText(wallet, context(reader))}}`).type(JSON_TYPE);
+          return h.response(dataJson(delegateJson(wallet, context(reader)))).type(JSON_TYPE);
         },
       },
     },
@@ -94,14 +94,14 @@ export function delegateRoutes(ledger: () => LedgerReader, texts: ResourceTexts)
           ];
           const page = await reader.wallets({ ...query, conditions }, deadlineOf(request));
           const answer = pageOf(
-            page.results.map(walletText),
+            page.results.map(walletJson),
             page.totalCount,
             query,
             request.path,
             request.url.searchParams,
             { next: page.next },
           );
-          return h.response(pageText(answer)).type(JSON_TYPE);
+          return h.response(pageJson(answer)).type(JSON_TYPE);
         },
       },
     },

@@ -23,7 +23,7 @@ import { transactionSchemaRoutes } from './transaction-schemas.js';
 import { transactionRoutes } from './transactions.js';
 import { unlockedLockRoutes } from './unlocked-locks.js';
 import { walletRoutes } from './wallets.js';
-import { resourceTexts } from '../resources/json-text.js';
+import { resourceJson } from '../resources/json-bytes.js';
 
 export interface ResourceRouteOptions {
   readonly container: AwilixContainer<Cradle>;
@@ -45,10 +45,10 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   const ledger = () => container.cradle.apiLedger;
   const routes: ServerRoute[] = [...rootRoutes(options.statusPage)];
   if (has('state')) {
-    const texts = resourceTexts();
+    const json = resourceJson();
     routes.push(
-      ...cachedPerBlock(walletRoutes(ledger, texts.wallets)),
-      ...cachedPerBlock(delegateRoutes(ledger, texts)),
+      ...cachedPerBlock(walletRoutes(ledger, json.wallets)),
+      ...cachedPerBlock(delegateRoutes(ledger, json)),
       ...cachedPerBlock(lockRoutes(ledger)),
       ...cachedPerBlock(blockchainRoutes(ledger)),
       ...cachedPerBlock(

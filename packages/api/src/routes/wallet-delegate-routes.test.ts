@@ -4,7 +4,7 @@ import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPlugin } from '../plugin.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
-import { resourceTexts } from '../resources/json-text.js';
+import { resourceJson } from '../resources/json-bytes.js';
 import { delegateRoutes } from './delegates.js';
 import { walletRoutes } from './wallets.js';
 
@@ -75,14 +75,14 @@ for (let n = 10; n <= 14; n += 1) {
 // A wallet that only received: its public key is not known yet.
 wallets.update('Areceiver', { balance: 7n });
 
-const texts = resourceTexts();
+const json = resourceJson();
 const routes: Plugin<object> = {
   name: 'ledger-routes',
   dependsOn: { required: ['api'] },
   register: ({ container }) =>
     container.cradle.apiRoutes.add(
-      ...walletRoutes(() => ledger, texts.wallets),
-      ...delegateRoutes(() => ledger, texts),
+      ...walletRoutes(() => ledger, json.wallets),
+      ...delegateRoutes(() => ledger, json),
     ),
 };
 
@@ -274,7 +274,7 @@ describe('GET /api/wallets', () => {
   });
 });
 
-describe('answers kept as text between changes', () => {
+describe('answers kept as JSON between changes', () => {
   it('show a wallet as it is now, in every route, once it changes', async () => {
     const routes = ['/api/wallets/Awallet012', '/api/delegates/genesis_1/voters'];
     const before = await get('/api/delegates/genesis_1/voters?address=Awallet012');

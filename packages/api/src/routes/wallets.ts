@@ -6,7 +6,7 @@ import {
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
-import { JSON_TYPE, pageText, type JsonTextMemo } from '../resources/json-text.js';
+import { dataJson, JSON_TYPE, pageJson, type JsonBytesMemo } from '../resources/json-bytes.js';
 import type { WalletView } from '../resources/ledger-views.js';
 import { walletCatalog, walletResource } from '../resources/wallet.js';
 import { deadlineOf } from '../server/deadline.js';
@@ -28,13 +28,13 @@ export const walletIndex: IndexQueryDefinition = {
 
 /**
  * GET /api/wallets, /api/wallets/top and /api/wallets/{id}, answered from the wallet indexes,
- * each wallet's JSON text kept in `walletTexts` between its changes.
+ * each wallet's JSON kept in `walletJson` between its changes.
  */
 export function walletRoutes(
   ledger: () => LedgerReader,
-  walletTexts: JsonTextMemo<WalletView>,
+  walletJson: JsonBytesMemo<WalletView>,
 ): ServerRoute[] {
-  const text = (wallet: WalletView) => walletTexts.text(wallet, walletResource);
+  const json = (wallet: WalletView) => walletJson.json(wallet, walletResource);
   const index = (path: string, description: string, order?: 'balance'): ServerRoute => ({
     method: 'GET',
     path,
@@ -49,14 +49,14 @@ export function walletRoutes(
           : query;
         const page = await ledger().wallets(search, deadlineOf(request));
         const answer = pageOf(
-          page.results.map(text),
+          page.results.map(json),
           page.totalCount,
           query,
           path,
           request.url.searchParams,
           { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
         );
-        return h.response(pageText(answer)).type(JSON_TYPE);
+        return h.response(pageJson(answer)).type(JSON_TYPE);
       },
     },
   });
@@ -72,7 +72,7 @@ export function walletRoutes(
         validate: { params: walletIdParams },
         handler: (request, h) => {
           const wallet = walletOrNotFound(ledger(), request.params.id as string);
-          return h.response(`{"data":${text(wallet)}}`).type(JSON_TYPE);
+          return h.response(dataJson(json(wallet))).type(JSON_TYPE);
         },
       },
     },

@@ -11,7 +11,7 @@ import type { ApiOptions } from '../config.js';
 import type { LiveFeed } from '../live/live-feed.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
 import { removedSearchRoutes } from './removed-search-routes.js';
-import { JSON_TYPE } from '../resources/json-text.js';
+import { JSON_TYPE } from '../resources/json-bytes.js';
 import { ResponseCache } from './response-cache.js';
 import type { RequestRateLimit } from './request-rate-limit.js';
 import type { RouteRegistry } from './route-registry.js';
@@ -161,13 +161,14 @@ export class ApiServer {
   private keepInCache(request: Request, response: ResponseObject): void {
     const startedAt = (request.app as CacheState).cacheTip;
     if (startedAt === undefined || response.statusCode !== 200) return;
-    if (response.variety !== 'plain') return;
-    // What hapi would serialize as JSON (an object or array), or a route's own JSON text.
+    // What hapi would serialize as JSON (an object or array), or a route's own encoded JSON.
     const source: unknown = response.source;
-    const text = typeof source === 'string' && response.headers['content-type'] === JSON_TYPE;
-    const json = Array.isArray(source) || Object.getPrototypeOf(source ?? 0) === Object.prototype;
-    if (!text && !json) return;
-    const payload = Buffer.from(text ? source : JSON.stringify(source));
+    const encoded = response.variety === 'buffer' && response.headers['content-type'] === JSON_TYPE;
+    const json =
+      response.variety === 'plain' &&
+      (Array.isArray(source) || Object.getPrototypeOf(source ?? 0) === Object.prototype);
+    if (!encoded && !json) return;
+    const payload = encoded ? (source as Buffer) : Buffer.from(JSON.stringify(source));
     this.cache?.set(startedAt, this.deps.chainTip(), cacheKey(request), payload);
   }
 }

@@ -5,7 +5,7 @@ import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { apiPlugin } from '../plugin.js';
-import { JSON_TYPE } from '../resources/json-text.js';
+import { JSON_TYPE } from '../resources/json-bytes.js';
 import { ResponseCache } from './response-cache.js';
 
 describe('ResponseCache', () => {
@@ -60,19 +60,20 @@ const countingRoutes: Plugin<object> = {
         handler: counted,
       },
       { method: 'GET', path: '/api/pool', handler: counted },
-      // A route that writes its own JSON text, as the wallet routes do.
+      // A route that answers its own encoded JSON, as the wallet routes do.
       {
         method: 'GET',
         path: '/api/chain/text',
         options: { app: { cachedPerBlock: true } },
-        handler: (_request, h) => h.response(JSON.stringify(counted())).type(JSON_TYPE),
+        handler: (_request, h) =>
+          h.response(Buffer.from(JSON.stringify(counted()))).type(JSON_TYPE),
       },
-      // Text that is not JSON is not the cache's to keep.
+      // Bytes that are not JSON are not the cache's to keep.
       {
         method: 'GET',
         path: '/api/chain/plain',
         options: { app: { cachedPerBlock: true } },
-        handler: (_request, h) => h.response(`runs ${++runs}`).type('text/plain'),
+        handler: (_request, h) => h.response(Buffer.from(`runs ${++runs}`)).type('text/plain'),
       },
     );
   },
@@ -120,7 +121,7 @@ describe('responses cached per block', () => {
     expect((await get('/api/chain?n=1')).body).toEqual({ data: { runs: 4, tip: 'block 1' } });
   });
 
-  it("keeps a route's own JSON text as it keeps objects, and no other text", async () => {
+  it("keeps a route's own encoded JSON as it keeps objects, and no other bytes", async () => {
     const get = await start();
     const first = await get('/api/chain/text');
     const again = await get('/api/chain/text');
