@@ -63,7 +63,7 @@ const countingRoutes: Plugin<object> = {
       // A route that answers its own encoded JSON, as the wallet routes do.
       {
         method: 'GET',
-        path: '/api/chain/text',
+        path: '/api/chain/encoded',
         options: { app: { cachedPerBlock: true } },
         handler: (_request, h) =>
           h.response(Buffer.from(JSON.stringify(counted()))).type(JSON_TYPE),
@@ -123,8 +123,8 @@ describe('responses cached per block', () => {
 
   it("keeps a route's own encoded JSON as it keeps objects, and no other bytes", async () => {
     const get = await start();
-    const first = await get('/api/chain/text');
-    const again = await get('/api/chain/text');
+    const first = await get('/api/chain/encoded');
+    const again = await get('/api/chain/encoded');
     expect(again.body).toEqual(first.body);
     expect(again.response.headers.get('content-type')).toBe(JSON_TYPE);
     expect(runs).toBe(1);
