@@ -3,6 +3,7 @@ import { createTestDatabase, postgresSkipReason, quietLogger } from '../__fixtur
 import { startProxy } from '../__fixtures__/tcp-proxy.js';
 import { databaseOptions } from '../config.js';
 import { DatabaseError } from '../errors.js';
+import { statementName } from '../query/prepared.js';
 import { Database } from './database.js';
 
 describe.skipIf(postgresSkipReason)('Database on PostgreSQL', () => {
@@ -114,16 +115,48 @@ describe.skipIf(postgresSkipReason)('Database on PostgreSQL', () => {
     // Closing the database closes the search connections too.
     await expect(database.readStatement(1_000, 'SELECT 1', [])).rejects.toThrow();
   });
+
+  it('plans a statement marked generic once per connection, and leaves the others to PostgreSQL', async () => {
+    const { database, created } = await notesDatabase(1);
+    try {
+      await database.manager.query('INSERT INTO notes SELECT generate_series(1, 1000)');
+      await database.manager.query('CREATE INDEX notes_n ON notes (n)');
+      const page = 'SELECT n FROM notes WHERE n > $1 ORDER BY n LIMIT $2';
+      const other = 'SELECT n FROM notes WHERE n < $1 ORDER BY n DESC LIMIT $2';
+      for (let run = 0; run < 8; run += 1) {
+        expect(
+          await database.readStatement(1_000, page, [run * 100, 2], { genericPlan: true }),
+        ).toEqual([{ n: run * 100 + 1 }, { n: run * 100 + 2 }]);
+        // Interleaved on the same connection: the mode follows each statement.
+        await database.readStatement(1_000, other, [run * 100 + 10, 1]);
+      }
+      const plans = async (text: string) =>
+        (
+          await database.readStatement<{ generic_plans: string; custom_plans: string }>(
+            1_000,
+            'SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1',
+            [statementName(text)],
+          )
+        ).map((row) => [Number(row.generic_plans), Number(row.custom_plans)]);
+      expect(await plans(page)).toEqual([[8, 0]]);
+      // PostgreSQL's own choice plans the first five runs for their values.
+      const [[, custom]] = (await plans(other)) as [[number, number]];
+      expect(custom).toBeGreaterThanOrEqual(5);
+    } finally {
+      await database.close();
+      await created.drop();
+    }
+  });
 });
 
-/** A database of its own with an empty table `notes (n integer)`, opened with two connections. */
-async function notesDatabase() {
+/** A database of its own with an empty table `notes (n integer)`, opened with `poolSize` connections. */
+async function notesDatabase(poolSize = 2) {
   const created = await createTestDatabase();
   const database = new Database({
     logger: quietLogger(),
     databaseOptions: databaseOptions({
       connection: { host: '127.0.0.1', port: 5432, database: created.name },
-      poolSize: 2,
+      poolSize,
     }),
     dataDirectory: '/nonexistent',
   });

@@ -9,7 +9,7 @@ import { createDataSource, type ConnectionTarget } from './data-source.js';
 import { startEmbeddedServer, type EmbeddedServer } from './embedded-server.js';
 import { describeConnectionFailure } from './connection-failure.js';
 import { connectWithRetry, isTransientConnectionError } from './retry.js';
-import { SearchPool } from './search-pool.js';
+import { SearchPool, type StatementOptions } from './search-pool.js';
 import { preparedQuery } from '../query/prepared.js';
 import type { Service } from '../service.js';
 
@@ -125,19 +125,21 @@ export class Database {
   /**
    * Runs one read-only statement, bounded by `timeoutMs`: on a server database through the
    * search connections (one round trip, no transaction: a statement reads one snapshot); on the
-   * embedded one, whose single connection block writes share, in a snapshot as `readSnapshot`.
+   * embedded one, whose single connection block writes share, in a snapshot as `readSnapshot`
+   * (planned as PostgreSQL chooses: `options` are for the search connections).
    */
   async readStatement<Row>(
     timeoutMs: number,
     text: string,
     values: readonly unknown[],
+    options?: StatementOptions,
   ): Promise<Row[]> {
     const pool = this.searchPool;
     if (pool === undefined) {
       return this.readSnapshot(timeoutMs, (manager) => preparedQuery<Row>(manager, text, values));
     }
     try {
-      return await pool.query<Row>(timeoutMs, text, values);
+      return await pool.query<Row>(timeoutMs, text, values, options);
     } catch (error) {
       this.noticeFailure(error);
       throw error;

@@ -1,15 +1,26 @@
 import pg from 'pg';
 import { statementName } from '../query/prepared.js';
 
+/** How PostgreSQL plans a statement at each run. */
+export interface StatementOptions {
+  /**
+   * The statement's best plan does not depend on its values (a page read from an index in
+   * order): plan it once per connection. Left to PostgreSQL, a statement whose generic plan looks
+   * dearer than its custom ones (a `LIMIT $n` is costed as a tenth of the rows) is planned anew
+   * at every run, and planning can cost more than running.
+   */
+  readonly genericPlan?: boolean;
+}
+
 /**
  * The connections API searches read through, apart from the pool that block writes use. A search
  * here is one statement: no transaction to open or commit (a statement reads one snapshot), so
- * it costs one round trip. Each connection is read-only, and its statement timeout is set only
- * when a search asks for another one than the connection has.
+ * it costs one round trip. Each connection is read-only; its statement timeout and plan mode are
+ * set only when a search asks for others than the connection has.
  */
 export class SearchPool {
   private readonly pool: pg.Pool;
-  private readonly timeouts = new WeakMap<pg.PoolClient, number>();
+  private readonly settings = new WeakMap<pg.PoolClient, string>();
 
   constructor(config: pg.PoolConfig) {
     this.pool = new pg.Pool({ ...config, options: '-c default_transaction_read_only=on' });
@@ -19,14 +30,21 @@ export class SearchPool {
   }
 
   /** Runs `text` as a named prepared statement, cancelled by PostgreSQL after `timeoutMs`. */
-  async query<Row>(timeoutMs: number, text: string, values: readonly unknown[]): Promise<Row[]> {
+  async query<Row>(
+    timeoutMs: number,
+    text: string,
+    values: readonly unknown[],
+    { genericPlan = false }: StatementOptions = {},
+  ): Promise<Row[]> {
     const client = await this.pool.connect();
     let failure: unknown;
     try {
       const timeout = Math.max(1, Math.floor(timeoutMs));
-      if (this.timeouts.get(client) !== timeout) {
-        await client.query(`SET statement_timeout = ${timeout}`);
-        this.timeouts.set(client, timeout);
+      const planMode = genericPlan ? 'force_generic_plan' : 'auto';
+      const settings = `SET statement_timeout = ${timeout}; SET plan_cache_mode = ${planMode}`;
+      if (this.settings.get(client) !== settings) {
+        await client.query(settings);
+        this.settings.set(client, settings);
       }
       const { rows } = await client.query({ name: statementName(text), text, values: [...values] });
       return rows as Row[];

@@ -78,10 +78,12 @@ export class TableSearch<Row, Result> {
     const { sql, params, bind } = this.pageStatement(compiled, query);
     // A scalar subquery: PostgreSQL works it out once per statement, not once per row.
     const total = `(SELECT ${this.totalExpression(count, bind)}) AS lni_total`;
+    // A party page is index range reads whatever the parties: one plan serves every request.
     const rows = await this.database.readStatement<Row & TotalColumn>(
       this.timeoutMs,
       sql(total),
       params,
+      { genericPlan: compiled.partyPage !== undefined },
     );
     const first = rows[0];
     return this.pageOf(compiled, query, rows, async () => {
