@@ -282,6 +282,10 @@ describe.skipIf(postgresSkipReason)(
       expect(ids((await get(`/api/blocks/${third.id}/transactions`)).body)).toEqual(
         block3.map((tx) => tx.id).sort(),
       );
+      // Filtered as /api/transactions is: carol is paid by the multipayment only.
+      expect(
+        ids((await get(`/api/blocks/${third.id}/transactions?address=${carol}`)).body),
+      ).toEqual([block3[0]?.id]);
       expect(
         (await get('/api/delegates/forger/blocks?orderBy=height:asc')).body.data.map(
           (b: { height: number }) => b.height,

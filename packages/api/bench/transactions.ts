@@ -39,6 +39,7 @@ import { benchLedger } from './ledger.js';
 import { cachedPerBlock } from '../src/routes/index.js';
 import { resourceJson } from '../src/resources/json-bytes.js';
 import { delegateRoutes } from '../src/routes/delegates.js';
+import { TransactionJson } from '../src/routes/transaction-json.js';
 import { transactionRoutes } from '../src/routes/transactions.js';
 import { walletRoutes } from '../src/routes/wallets.js';
 import {
@@ -149,6 +150,7 @@ const routes: Plugin<object> = {
         ...transactionRoutes({
           ledger: () => ledger,
           transactions: () => container.cradle.transactionQuery,
+          json: new TransactionJson(),
         }),
         ...walletRoutes(() => ledger, json.wallets),
         ...delegateRoutes(() => ledger, json),

@@ -33,23 +33,27 @@ const PAGE_END = Buffer.from(']}');
 const DATA_START = Buffer.from('{"data":');
 const DATA_END = Buffer.from('}');
 
+/** An item's JSON: encoded whole, or in parts that follow each other. */
+export type JsonParts = Buffer | readonly Buffer[];
+
 /**
  * A page of encoded items as the JSON of the whole envelope: the items are copied once, into
  * the answer, where joining them as strings would copy them twice (join, then encode).
  */
-export function pageJson(page: Page<Buffer>): Buffer {
+export function pageJson(page: Page<JsonParts>): Buffer {
   const parts: Buffer[] = [Buffer.from(`{"meta":${JSON.stringify(page.meta)},"data":[`)];
   page.data.forEach((item, index) => {
     if (index > 0) parts.push(COMMA);
-    parts.push(item);
+    if (Buffer.isBuffer(item)) parts.push(item);
+    else parts.push(...item);
   });
   parts.push(PAGE_END);
   return Buffer.concat(parts);
 }
 
 /** One encoded item as the JSON of `{ data: item }`. */
-export function dataJson(item: Buffer): Buffer {
-  return Buffer.concat([DATA_START, item, DATA_END]);
+export function dataJson(item: JsonParts): Buffer {
+  return Buffer.concat([DATA_START, ...(Buffer.isBuffer(item) ? [item] : item), DATA_END]);
 }
 
 /** The media type of the JSON a route answers as bytes, as hapi sends its own JSON. */

@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
-import type { BlockQuery, Service, StoredBlock, TransactionQuery } from '@lni/database';
+import type { BlockQuery, Service, StoredBlock } from '@lni/database';
 import Joi from 'joi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf } from '../pagination/envelope.js';
@@ -10,10 +10,8 @@ import {
   type IndexQueryDefinition,
 } from '../query/index-query.js';
 import { blockCatalog, blockResource } from '../resources/block.js';
-import { transactionResource } from '../resources/transaction.js';
-import { storedTransactionView } from './stored-views.js';
 import { toSearchQuery } from './transaction-search.js';
-import { transactionIndex } from './transactions.js';
+import { transactionIndex, transactionPage, type TransactionRouteSources } from './transactions.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 
 export const blockIndex: IndexQueryDefinition = {
@@ -22,10 +20,8 @@ export const blockIndex: IndexQueryDefinition = {
   defaultOrder: [{ field: 'height', direction: 'desc' }],
 };
 
-export interface BlockRouteSources {
-  readonly ledger: () => LedgerReader;
+export interface BlockRouteSources extends TransactionRouteSources {
   readonly blocks: () => Service<BlockQuery>;
-  readonly transactions: () => Service<TransactionQuery>;
 }
 
 const blockIdParams = Joi.object({
@@ -129,26 +125,9 @@ export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
         description: 'The transactions of a block, filtered by any transaction field',
         tags: ['api', 'blocks'],
         validate: { params: blockIdParams, query: indexQueryRule(transactionIndex) },
-        handler: async (request) => {
-          const ledger = sources.ledger();
+        handler: async (request, h) => {
           const block = await findBlock(request.params.id as string | number);
-          const query = toResourceQuery(request.query, transactionIndex);
-          const search = toSearchQuery(query, {
-            ledger,
-            scope: [{ field: 'blockId', eq: block.id }],
-          });
-          const page = await sources.transactions().search(search);
-          const context = ledger.chainContext();
-          return pageOf(
-            page.results.map((stored) =>
-              transactionResource(storedTransactionView(stored), context),
-            ),
-            page.totalCount,
-            query,
-            request.path,
-            request.url.searchParams,
-            { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
-          );
+          return transactionPage(sources, request, h, () => [{ field: 'blockId', eq: block.id }]);
         },
       },
     },

@@ -20,6 +20,7 @@ import { rootRoutes } from './root.js';
 import { roundRoutes } from './rounds.js';
 import type { PoolPort } from '../ledger/pool-port.js';
 import { transactionSchemaRoutes } from './transaction-schemas.js';
+import { TransactionJson } from './transaction-json.js';
 import { transactionRoutes } from './transactions.js';
 import { unlockedLockRoutes } from './unlocked-locks.js';
 import { walletRoutes } from './wallets.js';
@@ -63,11 +64,12 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   }
   if (has('state') && has('database')) {
     const transactions = () => container.cradle.transactionQuery;
+    const transactionSources = { ledger, transactions, json: new TransactionJson() };
     routes.push(
-      ...cachedPerBlock(transactionRoutes({ ledger, transactions })),
-      ...unlockedLockRoutes({ ledger, transactions }),
+      ...cachedPerBlock(transactionRoutes(transactionSources)),
+      ...unlockedLockRoutes(transactionSources),
       ...cachedPerBlock(
-        blockRoutes({ ledger, transactions, blocks: () => container.cradle.blockQuery }),
+        blockRoutes({ ...transactionSources, blocks: () => container.cradle.blockQuery }),
       ),
       ...cachedPerBlock(roundRoutes(() => container.cradle.roundStorage)),
       ...nodeFeeRoutes({ ledger, transactions, now: () => new Date() }),

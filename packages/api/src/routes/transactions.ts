@@ -1,20 +1,17 @@
 import Boom from '@hapi/boom';
-import type { Request, ServerRoute } from '@hapi/hapi';
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Criteria, Service, TransactionQuery } from '@lni/database';
 import Joi from 'joi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
-import { pageOf, type Page } from '../pagination/envelope.js';
+import { pageOf } from '../pagination/envelope.js';
 import {
   indexQueryRule,
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
-import {
-  transactionCatalog,
-  transactionResource,
-  type TransactionResource,
-} from '../resources/transaction.js';
-import { storedTransactionView } from './stored-views.js';
+import { dataJson, JSON_TYPE, pageJson } from '../resources/json-bytes.js';
+import { transactionCatalog } from '../resources/transaction.js';
+import type { TransactionJson } from './transaction-json.js';
 import { addressCriterion, senderCriterion, toSearchQuery } from './transaction-search.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 
@@ -40,19 +37,22 @@ export const transactionIndex: IndexQueryDefinition = {
 export interface TransactionRouteSources {
   readonly ledger: () => LedgerReader;
   readonly transactions: () => Service<TransactionQuery>;
+  /** The JSON of the transactions served, kept between requests. */
+  readonly json: TransactionJson;
 }
 
 type Scope = (id: string, ledger: LedgerReader) => Criteria[];
 
 /**
- * A page of the transactions an index request asks for (its filters, `address`, order and
- * page), within the route's own `scope` criteria.
+ * The JSON of the page of transactions an index request asks for (its filters, `address`,
+ * order and page), within the route's own `scope` criteria.
  */
 export async function transactionPage(
   sources: TransactionRouteSources,
   request: Request,
+  h: ResponseToolkit,
   scope?: Scope,
-): Promise<Page<TransactionResource>> {
+) {
   const ledger = sources.ledger();
   const query = toResourceQuery(request.query, transactionIndex);
   const address = request.query.address as string | undefined;
@@ -63,14 +63,17 @@ export async function transactionPage(
   });
   const page = await sources.transactions().search(search);
   const context = ledger.chainContext();
-  return pageOf(
-    page.results.map((stored) => transactionResource(storedTransactionView(stored), context)),
-    page.totalCount,
-    query,
-    request.path,
-    request.url.searchParams,
-    { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
+  const json = pageJson(
+    pageOf(
+      page.results.map((stored) => sources.json.of(stored, context)),
+      page.totalCount,
+      query,
+      request.path,
+      request.url.searchParams,
+      { totalCountIsEstimate: page.totalCountIsEstimate === true, next: page.next },
+    ),
   );
+  return h.response(json).type(JSON_TYPE);
 }
 
 /** GET /api/transactions, /api/transactions/{id} and the per-wallet transaction lists. */
@@ -85,7 +88,7 @@ export function transactionRoutes(sources: TransactionRouteSources): ServerRoute
         query: indexQueryRule(transactionIndex),
         ...(path.includes('{id}') && { params: walletIdParams }),
       },
-      handler: (request) => transactionPage(sources, request, scope),
+      handler: (request, h) => transactionPage(sources, request, h, scope),
     },
   });
 
@@ -96,7 +99,7 @@ export function transactionRoutes(sources: TransactionRouteSources): ServerRoute
       description,
       tags: ['api', 'transactions'],
       validate: { params: Joi.object({ id: Joi.string().hex().length(64).required() }) },
-      handler: async (request) => {
+      handler: async (request, h) => {
         const id = request.params.id as string;
         const page = await sources.transactions().search({
           criteria: { and: [{ field: 'id', eq: id }, ...scope] },
@@ -105,9 +108,8 @@ export function transactionRoutes(sources: TransactionRouteSources): ServerRoute
         });
         const stored = page.results[0];
         if (stored === undefined) throw Boom.notFound(`transaction ${id} not found`);
-        return {
-          data: transactionResource(storedTransactionView(stored), sources.ledger().chainContext()),
-        };
+        const json = sources.json.of(stored, sources.ledger().chainContext());
+        return h.response(dataJson(json)).type(JSON_TYPE);
       },
     },
   });

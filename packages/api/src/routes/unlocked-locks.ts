@@ -30,9 +30,9 @@ export function unlockedLockRoutes(sources: TransactionRouteSources): ServerRout
               .description('ids of lock transactions'),
           }).required(),
         },
-        handler: (request) => {
+        handler: (request, h) => {
           const { ids } = request.payload as { ids: string[] };
-          return transactionPage(sources, request, () => [
+          return transactionPage(sources, request, h, () => [
             { field: 'typeGroup', eq: 1 },
             {
               or: [
