@@ -76,8 +76,10 @@ export class TableSearch<Row, Result> {
     count: Exclude<CountPlan, { kind: 'bounded' }>,
   ): Promise<SearchPage<Result>> {
     const { sql, params, bind } = this.pageStatement(compiled, query);
-    // A scalar subquery: PostgreSQL works it out once per statement, not once per row.
-    const total = `(SELECT ${this.totalExpression(count, bind)}) AS lni_total`;
+    // A scalar subquery: PostgreSQL works it out once per statement, not once per row. As text,
+    // which pg hands over as it is: every row carries it, and parsing it as an array at each
+    // row cost a fifth of reading a page of 100 narrow rows.
+    const total = `(SELECT ${this.totalExpression(count, bind)})::text AS lni_total`;
     // A party page is index range reads whatever the parties: one plan serves every request.
     const rows = await this.database.readStatement<Row & TotalColumn>(
       this.timeoutMs,
@@ -93,7 +95,7 @@ export class TableSearch<Row, Result> {
       const alone: unknown[] = [];
       const [row] = await this.database.readStatement<TotalColumn>(
         this.timeoutMs,
-        `SELECT (SELECT ${this.totalExpression(count, binder(alone))}) AS lni_total`,
+        `SELECT (SELECT ${this.totalExpression(count, binder(alone))})::text AS lni_total`,
         alone,
       );
       return totalOf(row?.lni_total);
@@ -223,13 +225,14 @@ interface Total {
   readonly estimate: boolean;
 }
 
-/** The column a one-statement search states its total in: `{count, estimate}` as pg reads it. */
+/** The column a one-statement search states its total in: `{count,estimate}`, an array's text. */
 interface TotalColumn {
-  readonly lni_total: readonly string[] | null;
+  readonly lni_total: string | null;
 }
 
-function totalOf(column: readonly string[] | null | undefined): Total {
-  return { count: Number(column?.[0] ?? 0), estimate: column?.[1] === '1' };
+function totalOf(column: string | null | undefined): Total {
+  const [count, estimate] = (column ?? '{0,0}').slice(1, -1).split(',');
+  return { count: Number(count ?? 0), estimate: estimate === '1' };
 }
 
 /**
