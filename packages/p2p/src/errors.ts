@@ -1,4 +1,5 @@
 import { KernelError } from '@lni/kernel';
+import { GRACEFUL_ERROR_STATUS } from './wire/routes.js';
 
 /** Base error of the P2P plugin: `code` for programs, a message naming peer and reason. */
 export class P2PError extends KernelError {}
@@ -30,6 +31,11 @@ export class PeerResponseError extends P2PError {
     this.kind = options.kind;
     this.statusCode = options.statusCode;
   }
+}
+
+/** The peer answered 499: it is up but not ready yet (ARK, until its blockchain has booted). */
+export function isNotReady(error: unknown): boolean {
+  return error instanceof PeerResponseError && error.statusCode === GRACEFUL_ERROR_STATUS;
 }
 
 /** A peer answered with bytes that break the protocol or the message's schema: penalised. */

@@ -1,6 +1,6 @@
 import type { Logger } from '@lni/kernel';
 import type { ChainPort } from '../chain-port.js';
-import { MalformedAnswerError, PeerResponseError } from '../errors.js';
+import { isNotReady, MalformedAnswerError, PeerResponseError } from '../errors.js';
 import { normaliseIp } from '../limits/ip-matcher.js';
 import type { OutgoingThrottle } from '../limits/outgoing-throttle.js';
 import { PeerConnection } from '../transport/peer-connection.js';
@@ -29,6 +29,9 @@ export interface PeerNetworkDependencies {
   /** A connection to a peer was lost; the caller may dial it again. */
   readonly onLost?: (ip: string, port: number) => void;
 }
+
+/** How soon a peer that is not ready is asked again: within ARK's getStatus limit (2 per 1 s). */
+const NOT_READY_RETRY_MS = 1_000;
 
 export type ConnectOutcome = 'added' | 'updated' | 'self' | 'banned' | 'full' | 'untrusted';
 
@@ -106,6 +109,28 @@ export class PeerNetwork {
     return status;
   }
 
+  /**
+   * The status of a peer, asked again on the same socket while it answers "not ready" (ARK does
+   * until its blockchain has booted, and keeps the socket open). Dialling again instead would
+   * wait out the cool-downs on both sides and spend the peer's budget of new connections per IP;
+   * meanwhile every block broadcast would miss it.
+   */
+  private async readyStatus(
+    client: PeerClient,
+    deadline: number,
+  ): Promise<{ status: StatusReply; latency: number }> {
+    for (;;) {
+      const started = performance.now();
+      try {
+        const status = await client.status();
+        return { status, latency: Math.round(performance.now() - started) };
+      } catch (error) {
+        if (!isNotReady(error) || Date.now() + NOT_READY_RETRY_MS > deadline) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, NOT_READY_RETRY_MS));
+    }
+  }
+
   async disconnectAll(): Promise<void> {
     const clients = [...this.clients.values()];
     this.clients.clear();
@@ -177,14 +202,9 @@ export class PeerNetwork {
   /** Verifies the peer (network, version, chain) and records it when it is one of ours. */
   private async admit(client: PeerClient): Promise<ConnectOutcome> {
     const { ip, port } = client;
-    const started = performance.now();
-    const status = await client.status();
-    const latency = Math.round(performance.now() - started);
-    const verification = await this.deps.verifier.verify(
-      client,
-      status,
-      Date.now() + this.deps.verifyTimeoutMs,
-    );
+    const deadline = Date.now() + this.deps.verifyTimeoutMs;
+    const { status, latency } = await this.readyStatus(client, deadline);
+    const verification = await this.deps.verifier.verify(client, status, deadline);
     if (!verification.verified) {
       this.deps.logger.info({ ip, port, reason: verification.reason }, 'Peer not verified');
       this.deps.peers.forget(ip, port, `not verified: ${verification.reason}`);

@@ -132,6 +132,34 @@ describe('two nodes on loopback', () => {
 });
 
 describe('verifying a peer as ARK does', () => {
+  it('asks a peer that is not ready again on the same socket until it is, as ARK boots', async () => {
+    const chain = new MemoryChain({ height: 12 });
+    chain.booting = true;
+    const b = await node({ chain });
+    const a = await node();
+    let socketsWhileBooting = 0;
+    setTimeout(() => {
+      socketsWhileBooting = b.kernel.cradle.p2pServer.gate.connectionsFrom('127.0.0.1');
+      chain.booting = false;
+    }, 1_500);
+    expect(await a.kernel.cradle.peerNetwork.connect('127.0.0.1', b.port)).toBe('added');
+    expect(a.kernel.cradle.peerRepository.get('127.0.0.1', b.port)).toMatchObject({ height: 12 });
+    // Two answers of 499 by then, and still A's one connection to B (B's dial-back of A, once A
+    // called it, is a socket on A's server).
+    expect(socketsWhileBooting).toBe(1);
+  });
+
+  it('gives up on a peer still not ready when its verification time is out', async () => {
+    const chain = new MemoryChain({ height: 12 });
+    chain.booting = true;
+    const b = await node({ chain });
+    const a = await node({ options: { verifyTimeoutMs: 1_500 } });
+    await expect(a.kernel.cradle.peerNetwork.connect('127.0.0.1', b.port)).rejects.toMatchObject({
+      statusCode: 499,
+    });
+    expect(a.kernel.cradle.peerRepository.has('127.0.0.1', b.port)).toBe(false);
+  });
+
   it('refuses a peer of another network and forgets it', async () => {
     const other = await node({ chain: new MemoryChain({ nethash: 'cd'.repeat(32) }) });
     const a = await node({ seeds: [{ ip: '127.0.0.1', port: other.port }] });

@@ -33,9 +33,9 @@ export interface P2PServerDependencies {
 }
 
 /**
- * An address that failed to dial back is not tried again on its next request before this: ARK
- * spaces its own connections to one IP 10 s apart, and a node that was not ready (499) while
- * starting is ready soon after.
+ * An address that failed to dial back is not tried again on its next request before this, as
+ * ARK spaces its own connections to one IP 10 s apart. (A peer answering "not ready" while it
+ * boots is waited for within the dial, on its socket.)
  */
 const DIAL_BACK_COOLDOWN_MS = 10_000;
 const DIAL_BACK_MEMORY = 10_000;

@@ -12,6 +12,8 @@ import type {
   PeerAddress,
   TransactionsVerdict,
 } from '../chain-port.js';
+import { RouteError } from '../transport/route-error.js';
+import { GRACEFUL_ERROR_STATUS } from '../wire/routes.js';
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -35,6 +37,8 @@ export class MemoryChain implements ChainPort {
   applyDelayMs = 0;
   /** Transactions each served block carries (made-up bytes), to exercise the packing. */
   transactionsPerBlock = 0;
+  /** While set, getStatus is answered 499 "not ready", as ARK answers until its chain boots. */
+  booting = false;
 
   constructor(
     options: {
@@ -59,6 +63,7 @@ export class MemoryChain implements ChainPort {
   }
 
   status(): ChainStatus {
+    if (this.booting) throw new RouteError(GRACEFUL_ERROR_STATUS, 'App is not ready');
     const header = this.headers[this.headers.length - 1] as BlockHeader;
     return { height: header.height, header, forgingAllowed: true, currentSlot: header.height };
   }
