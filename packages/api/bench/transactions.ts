@@ -9,7 +9,8 @@ import { asValue } from 'awilix';
  * 100 connections for API_BENCH_MIX_SECONDS while a block is applied every slot (stored through
  * the state plugin's DatabaseBlockStore, its wallets updated), reporting missed slots, block
  * apply p99 and a relay round-trip probe through the same event loop.
- * Run: npx tsx packages/api/bench/transactions.ts
+ * Run: npx tsx packages/api/bench/transactions.ts (API_BENCH_TRANSACTION_JSON_BYTES=1 for pages
+ * whose transactions' JSON is not kept yet).
  *
  * Signatures are random bytes: the API reads them back but never verifies them, and signing a
  * million transactions would only make the set-up slow.
@@ -59,6 +60,13 @@ const MIX_SECONDS = Number(process.env.API_BENCH_MIX_SECONDS ?? 60);
 const SLOT_MS = Number(process.env.API_BENCH_SLOT_MS ?? 8_000);
 /** Measurement runs over the one chain the set-up stores (the set-up takes longest). */
 const RUNS = Number(process.env.API_BENCH_RUNS ?? 1);
+/**
+ * The transaction JSON kept between requests (TransactionJson). Every pass asks for the same
+ * page, so by default its items are kept; 1 keeps none, and measures pages never served before.
+ */
+const TRANSACTION_JSON_BYTES = Number(
+  process.env.API_BENCH_TRANSACTION_JSON_BYTES ?? 32 * 1024 * 1024,
+);
 const CONNECTIONS = 50;
 const MIX_CONNECTIONS = 100;
 const SENDERS = 1_000;
@@ -150,7 +158,7 @@ const routes: Plugin<object> = {
         ...transactionRoutes({
           ledger: () => ledger,
           transactions: () => container.cradle.transactionQuery,
-          json: new TransactionJson(),
+          json: new TransactionJson(TRANSACTION_JSON_BYTES),
         }),
         ...walletRoutes(() => ledger, json.wallets),
         ...delegateRoutes(() => ledger, json),

@@ -12,7 +12,8 @@ interface KeptTransaction {
   readonly tail: Buffer;
 }
 
-const CONFIRMATIONS_KEY = ',"confirmations":';
+const CONFIRMATIONS_KEY = Buffer.from(',"confirmations":');
+const COMMA = 0x2c;
 
 /** Bytes kept in all: some 50,000 transfers, or fewer multipayments (a few KB each). */
 const KEPT_BYTES = 32 * 1024 * 1024;
@@ -49,13 +50,16 @@ export class TransactionJson {
 }
 
 function encode(stored: StoredTransaction, context: ChainContext): KeptTransaction {
-  const json = JSON.stringify(transactionResource(storedTransactionView(stored), context));
+  const json = Buffer.from(
+    JSON.stringify(transactionResource(storedTransactionView(stored), context)),
+  );
   // The last occurrence: an asset may hold any key, and only fixed fields follow this one.
   const valueStart = json.lastIndexOf(CONFIRMATIONS_KEY) + CONFIRMATIONS_KEY.length;
-  const valueEnd = json.indexOf(',', valueStart);
+  const valueEnd = json.indexOf(COMMA, valueStart);
+  // Two views of one encoding: one copy of the text per transaction.
   return {
     blockId: stored.blockId,
-    head: Buffer.from(json.slice(0, valueStart)),
-    tail: Buffer.from(json.slice(valueEnd)),
+    head: json.subarray(0, valueStart),
+    tail: json.subarray(valueEnd),
   };
 }
