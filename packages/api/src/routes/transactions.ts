@@ -1,5 +1,5 @@
 import Boom from '@hapi/boom';
-import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Criteria, Service, TransactionQuery } from '@lni/database';
 import Joi from 'joi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
@@ -52,7 +52,7 @@ export async function transactionPage(
   request: Request,
   h: ResponseToolkit,
   scope?: Scope,
-) {
+): Promise<ResponseObject> {
   const ledger = sources.ledger();
   const query = toResourceQuery(request.query, transactionIndex);
   const address = request.query.address as string | undefined;
