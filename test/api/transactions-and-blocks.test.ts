@@ -8,8 +8,6 @@ import {
   loadNetworkConfig,
   Milestones,
   multiPayment,
-  serializeTransaction,
-  transactionToJson,
   transfer,
   vote,
   type BlockData,
@@ -18,7 +16,7 @@ import {
 import databasePlugin, { type BlockWithTransactions } from '@lni/database';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
-import { WalletQueryEngine, WalletRepository } from '@lni/state';
+import { storedTransactionOf, WalletQueryEngine, WalletRepository } from '@lni/state';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,25 +57,7 @@ function stored(block: BlockData<TransactionData>): BlockWithTransactions {
   const { transactions = [], ...header } = block;
   return {
     block: header,
-    transactions: transactions.map((tx, sequence) => ({
-      id: tx.id as string,
-      blockId: block.id,
-      blockHeight: block.height,
-      sequence,
-      version: tx.version,
-      timestamp: block.timestamp,
-      nonce: tx.nonce,
-      senderPublicKey: tx.senderPublicKey,
-      recipientId: tx.recipientId ?? null,
-      type: tx.type,
-      typeGroup: tx.typeGroup,
-      vendorField: tx.vendorField ?? null,
-      amount: tx.amount,
-      fee: tx.fee,
-      // Stored as the JSON clients see: amounts inside the asset as decimal strings.
-      asset: (transactionToJson(tx).asset as Record<string, unknown> | undefined) ?? null,
-      serialized: serializeTransaction(tx),
-    })),
+    transactions: transactions.map((tx, sequence) => storedTransactionOf(tx, block, sequence)),
   };
 }
 

@@ -22,6 +22,7 @@ export * from './handlers/transaction-rule-error.js';
 export type * from './handlers/transaction-handler.js';
 export * from './handlers/registry.js';
 export { staticFee } from './handlers/sender.js';
+export { storedTransactionOf } from './blocks/database-block-store.js';
 export { statePlugin as default } from './plugin.js';
 export * from './ledger/round-keeper.js';
 export * from './ledger/supply-counter.js';

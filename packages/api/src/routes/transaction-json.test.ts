@@ -2,12 +2,11 @@ import {
   addressFromPassphrase,
   addressFromPublicKey,
   multiPayment,
-  serializeTransaction,
-  transactionToJson,
   transfer,
   type TransactionData,
 } from '@lni/crypto';
 import type { StoredTransaction } from '@lni/database';
+import { storedTransactionOf } from '@lni/state';
 import { describe, expect, it } from 'vitest';
 import type { ChainContext } from '../resources/chain-context.js';
 import { transactionResource } from '../resources/transaction.js';
@@ -23,25 +22,14 @@ const contextAt = (height: number): ChainContext => ({
   addressOf: (key) => addressFromPublicKey(key, network),
 });
 
-function stored(tx: TransactionData, blockHeight: number, asset?: unknown): StoredTransaction {
-  return {
-    id: tx.id as string,
-    blockId: `block-${blockHeight}`,
-    blockHeight,
-    sequence: 0,
-    version: tx.version,
-    timestamp: blockHeight * 8,
-    nonce: tx.nonce,
-    senderPublicKey: tx.senderPublicKey,
-    recipientId: tx.recipientId ?? null,
-    type: tx.type,
-    typeGroup: tx.typeGroup,
-    vendorField: tx.vendorField ?? null,
-    amount: tx.amount,
-    fee: tx.fee,
-    asset: (asset ?? transactionToJson(tx).asset ?? null) as StoredTransaction['asset'],
-    serialized: serializeTransaction(tx),
-  };
+/** As the block store writes it, in a block at `height`; `asset` replaces the real one. */
+function stored(tx: TransactionData, height: number, asset?: unknown): StoredTransaction {
+  const written = storedTransactionOf(
+    tx,
+    { id: `block-${height}`, height, timestamp: height * 8 },
+    0,
+  );
+  return asset === undefined ? written : { ...written, asset: asset as StoredTransaction['asset'] };
 }
 
 /** The JSON the parts make, read back. */

@@ -182,13 +182,17 @@ function toStored(block: FullBlock): BlockWithTransactions {
   };
   return {
     block: stored,
-    transactions: transactions.map((tx, sequence) => toStoredTransaction(tx, block, sequence)),
+    transactions: transactions.map((tx, sequence) => storedTransactionOf(tx, block, sequence)),
   };
 }
 
-function toStoredTransaction(
+/**
+ * A transaction as the block store writes it: its place in its block, its bytes, and its asset
+ * as clients read it (amounts as decimal strings).
+ */
+export function storedTransactionOf(
   tx: TransactionData,
-  block: FullBlock,
+  block: Pick<FullBlock, 'id' | 'height' | 'timestamp'>,
   sequence: number,
 ): StoredTransaction {
   return {
