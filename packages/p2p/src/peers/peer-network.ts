@@ -44,6 +44,8 @@ export class PeerNetwork {
   private readonly clients = new Map<string, PeerClient>();
   private readonly dialling = new Map<string, Promise<ConnectOutcome>>();
   private readonly errors = new Map<string, number>();
+  /** Dialled peers waited for while they answer "not ready": closed too when the node stops. */
+  private readonly waitedFor = new Set<PeerClient>();
 
   constructor(private readonly deps: PeerNetworkDependencies) {}
 
@@ -119,20 +121,25 @@ export class PeerNetwork {
     client: PeerClient,
     deadline: number,
   ): Promise<{ status: StatusReply; latency: number }> {
-    for (;;) {
-      const started = performance.now();
-      try {
-        const status = await client.status();
-        return { status, latency: Math.round(performance.now() - started) };
-      } catch (error) {
-        if (!isNotReady(error) || Date.now() + NOT_READY_RETRY_MS > deadline) throw error;
+    this.waitedFor.add(client);
+    try {
+      for (;;) {
+        const started = performance.now();
+        try {
+          const status = await client.status();
+          return { status, latency: Math.round(performance.now() - started) };
+        } catch (error) {
+          if (!isNotReady(error) || Date.now() + NOT_READY_RETRY_MS > deadline) throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, NOT_READY_RETRY_MS));
       }
-      await new Promise((resolve) => setTimeout(resolve, NOT_READY_RETRY_MS));
+    } finally {
+      this.waitedFor.delete(client);
     }
   }
 
   async disconnectAll(): Promise<void> {
-    const clients = [...this.clients.values()];
+    const clients = [...this.clients.values(), ...this.waitedFor];
     this.clients.clear();
     for (const client of clients) client.close('the node is stopping');
   }

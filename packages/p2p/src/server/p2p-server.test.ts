@@ -160,6 +160,21 @@ describe('verifying a peer as ARK does', () => {
     expect(a.kernel.cradle.peerRepository.has('127.0.0.1', b.port)).toBe(false);
   });
 
+  it('stops waiting for a peer that is not ready when the node stops', async () => {
+    const chain = new MemoryChain({ height: 12 });
+    chain.booting = true;
+    const b = await node({ chain });
+    const a = await node();
+    const dial = a.kernel.cradle.peerNetwork.connect('127.0.0.1', b.port);
+    const failed = expect(dial).rejects.toMatchObject({ kind: 'disconnected' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stopping = performance.now();
+    await a.kernel.cradle.peerNetwork.disconnectAll();
+    await failed;
+    // At the next question at the latest, a second after the last: not at the 60 s deadline.
+    expect(performance.now() - stopping).toBeLessThan(1_500);
+  });
+
   it('refuses a peer of another network and forgets it', async () => {
     const other = await node({ chain: new MemoryChain({ nethash: 'cd'.repeat(32) }) });
     const a = await node({ seeds: [{ ip: '127.0.0.1', port: other.port }] });
