@@ -61,12 +61,11 @@ const SLOT_MS = Number(process.env.API_BENCH_SLOT_MS ?? 8_000);
 /** Measurement runs over the one chain the set-up stores (the set-up takes longest). */
 const RUNS = Number(process.env.API_BENCH_RUNS ?? 1);
 /**
- * The transaction JSON kept between requests (TransactionJson). Every pass asks for the same
- * page, so by default its items are kept; 1 keeps none, and measures pages never served before.
+ * The bytes of transaction JSON kept between requests (TransactionJson), the node's own bound
+ * unless set. Every pass asks for the same page, so its items are kept; 1 keeps none, and
+ * measures pages never served before.
  */
-const TRANSACTION_JSON_BYTES = Number(
-  process.env.API_BENCH_TRANSACTION_JSON_BYTES ?? 32 * 1024 * 1024,
-);
+const TRANSACTION_JSON_BYTES = process.env.API_BENCH_TRANSACTION_JSON_BYTES;
 const CONNECTIONS = 50;
 const MIX_CONNECTIONS = 100;
 const SENDERS = 1_000;
@@ -158,7 +157,9 @@ const routes: Plugin<object> = {
         ...transactionRoutes({
           ledger: () => ledger,
           transactions: () => container.cradle.transactionQuery,
-          json: new TransactionJson(TRANSACTION_JSON_BYTES),
+          json: new TransactionJson(
+            TRANSACTION_JSON_BYTES ? Number(TRANSACTION_JSON_BYTES) : undefined,
+          ),
         }),
         ...walletRoutes(() => ledger, json.wallets),
         ...delegateRoutes(() => ledger, json),
