@@ -10,6 +10,7 @@ import { startEmbeddedServer, type EmbeddedServer } from './embedded-server.js';
 import { describeConnectionFailure } from './connection-failure.js';
 import { connectWithRetry, isTransientConnectionError } from './retry.js';
 import { SearchPool, type StatementOptions } from './search-pool.js';
+import { unsupportedServer } from './server-version.js';
 import { preparedQuery } from '../query/prepared.js';
 import type { Service } from '../service.js';
 
@@ -203,6 +204,7 @@ export class Database {
         cause: error,
       });
     }
+    await this.refuseUnsupportedServer(this.source);
     if (!this.isEmbedded) {
       this.searchPool = new SearchPool({
         ...(target.url
@@ -219,6 +221,17 @@ export class Database {
       });
     }
     logger.info({ database: this.description, embedded: this.isEmbedded }, 'Database connected');
+  }
+
+  /** Stops start-up, before anything is written, on a server too old for the node's queries. */
+  private async refuseUnsupportedServer(source: DataSource): Promise<void> {
+    const [row] = (await source.query(
+      "SELECT current_setting('server_version_num')::int AS number, current_setting('server_version') AS version",
+    )) as { number: number; version: string }[];
+    const reason = row && unsupportedServer(row.number, row.version);
+    if (reason === undefined) return;
+    await this.close();
+    throw new DatabaseError(`Cannot use the database (${this.description}): ${reason}`);
   }
 
   /**
