@@ -157,6 +157,26 @@ describe.skipIf(postgresSkipReason)('routes ARK 3.x consumers call', () => {
       expect(bad.body.message).toBe(`"amount" must be a non-negative integer, not 'lots'`);
     });
 
+    it('walks the locks by the cursor meta.next carries, and refuses one of another order', async () => {
+      const walked: string[] = [];
+      let path: string | null = '/api/locks?orderBy=amount:desc&limit=1';
+      while (path !== null) {
+        const { status, body } = await get(path.replace(/^\/api/, ''));
+        expect(status).toBe(200);
+        walked.push(...body.data.map((lock: { lockId: string }) => lock.lockId));
+        path = body.meta.next as string | null;
+        if (path !== null) expect(path).toMatch(/[?&]cursor=[\w-]+/);
+      }
+      expect(walked).toEqual([locks.C.id, locks.B.id]);
+      const first = await get('/locks?orderBy=amount:desc&limit=1');
+      const cursor = new URL(first.body.meta.next as string, 'http://node').searchParams.get(
+        'cursor',
+      );
+      const foreign = await get(`/locks?orderBy=isExpired:asc,amount:asc&cursor=${cursor}`);
+      expect(foreign.status).toBe(422);
+      expect(foreign.body.message).toMatch(/^"cursor" does not belong to this order/);
+    });
+
     it('finds one open lock by id; a closed or unknown one is 404', async () => {
       expect((await get(`/locks/${locks.C.id}`)).body.data.vendorField).toBe('swap');
       for (const closed of [locks.A.id, locks.D.id, '0'.repeat(64)]) {

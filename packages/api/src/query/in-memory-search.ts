@@ -1,3 +1,5 @@
+import Boom from '@hapi/boom';
+import type { CursorValues } from '../pagination/cursor.js';
 import type { FieldCatalog, FieldType, FieldValue } from './fields.js';
 import { ownEntry } from './own-entry.js';
 import type { FieldCondition, Ordering, ResourceQuery } from './resource-query.js';
@@ -5,12 +7,18 @@ import type { FieldCondition, Ordering, ResourceQuery } from './resource-query.j
 export interface InMemoryPage<T> {
   readonly results: readonly T[];
   readonly totalCount: number;
+  /** The order values of the last result of a full page, for the `next` link's cursor. */
+  readonly next?: CursorValues;
 }
+
+/** An item's values in the order's fields (the unique field last); undefined where missing. */
+type OrderKey = readonly (FieldValue | undefined)[];
 
 /**
  * Filters, orders and pages resources held in memory (a few, such as the open HTLC locks) by a
  * parsed index query, reading each field at its dotted path in the resource's JSON. `tieBreak`
- * is a unique field that keeps pages stable when the ordered fields are equal.
+ * is a unique field that keeps pages stable when the ordered fields are equal, and ends every
+ * cursor, so a cursor names one item and the page after it starts right past it.
  */
 export function searchInMemory<T extends object>(
   items: readonly T[],
@@ -22,21 +30,63 @@ export function searchInMemory<T extends object>(
     const type = ownEntry(catalog, field)?.type;
     return type === undefined ? undefined : typed(type, readPath(item, field));
   };
-  const matched = items.filter((item) =>
-    query.conditions.every((condition) => matches(value(item, condition.field), condition)),
-  );
   const orderings: readonly Ordering[] = [...query.orderBy, { field: tieBreak, direction: 'asc' }];
-  matched.sort((a, b) => {
-    for (const { field, direction } of orderings) {
-      const order = compare(value(a, field), value(b, field));
+  const keyed = items
+    .filter((item) =>
+      query.conditions.every((condition) => matches(value(item, condition.field), condition)),
+    )
+    .map((item) => ({ item, key: orderings.map(({ field }) => value(item, field)) }));
+  const byOrder = (a: OrderKey, b: OrderKey): number => {
+    for (const [index, { direction }] of orderings.entries()) {
+      const order = compare(a[index], b[index]);
       if (order !== 0) return direction === 'desc' ? -order : order;
     }
     return 0;
-  });
-  return {
-    results: matched.slice(query.offset, query.offset + query.limit),
-    totalCount: matched.length,
   };
+  keyed.sort((a, b) => byOrder(a.key, b.key));
+  let start = query.offset;
+  if (query.after !== undefined) {
+    const after = cursorKey(query.after, orderings, catalog);
+    const past = keyed.findIndex(({ key }) => byOrder(key, after) > 0);
+    start = past === -1 ? keyed.length : past;
+  }
+  const page = keyed.slice(start, start + query.limit);
+  const last = page.at(-1);
+  return {
+    results: page.map(({ item }) => item),
+    totalCount: keyed.length,
+    ...(last !== undefined && page.length === query.limit && { next: last.key.map(cursorValue) }),
+  };
+}
+
+/** A value as a cursor carries it: JSON has no bigint nor a missing value of its own. */
+function cursorValue(value: FieldValue | undefined): string | number | null {
+  if (value === undefined) return null;
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+/** A cursor's values typed as the order's fields; 422 naming `cursor` when they cannot be. */
+function cursorKey(
+  after: CursorValues,
+  orderings: readonly Ordering[],
+  catalog: FieldCatalog,
+): OrderKey {
+  const refuse = (): never => {
+    throw Boom.badData('"cursor" does not belong to this order (take it from meta.next)');
+  };
+  if (after.length !== orderings.length) return refuse();
+  return orderings.map(({ field }, index) => {
+    const raw = after[index];
+    if (raw === null || raw === undefined) return undefined;
+    const type = ownEntry(catalog, field)?.type;
+    if (type === 'amount')
+      return typeof raw === 'string' && /^\d+$/.test(raw) ? BigInt(raw) : refuse();
+    if (type === 'boolean') return raw === 1 ? true : raw === 0 ? false : refuse();
+    const typedValue = type === undefined ? undefined : typed(type, raw);
+    return typedValue ?? refuse();
+  });
 }
 
 /** The value at a dotted path, through own properties only (never Object.prototype's). */

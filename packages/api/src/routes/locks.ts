@@ -15,6 +15,7 @@ import { deadlineOf } from '../server/deadline.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';
 
 export const lockIndex: IndexQueryDefinition = {
+  cursor: true,
   catalog: lockCatalog,
   // ARK 3.0 lists the newest locks first.
   defaultOrder: [{ field: 'timestamp.epoch', direction: 'desc' }],
@@ -80,7 +81,14 @@ export function lockRoutes(ledger: () => LedgerReader): ServerRoute[] {
         const holders = await wallets(reader, request.params.id as string, deadlineOf(request));
         const locks = locksOf(holders, reader);
         const page = searchInMemory(locks, query, lockCatalog, 'lockId');
-        return pageOf(page.results, page.totalCount, query, request.path, request.url.searchParams);
+        return pageOf(
+          page.results,
+          page.totalCount,
+          query,
+          request.path,
+          request.url.searchParams,
+          { next: page.next },
+        );
       },
     },
   });
