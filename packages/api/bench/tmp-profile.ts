@@ -103,6 +103,9 @@ const cases: [string, string][] = [
   ['route', process.env.ROUTE as string],
 ];
 await loadRoutes(uri, cases, { connections: CONNECTIONS, seconds: SECONDS, nameWidth: 32 });
-if (process.env.CACHED) { cached = true; await loadRoutes(uri, cases, { connections: CONNECTIONS, seconds: SECONDS, nameWidth: 32 }); }
+if (process.env.CACHED) {
+  cached = true;
+  await loadRoutes(uri, cases, { connections: CONNECTIONS, seconds: SECONDS, nameWidth: 32 });
+}
 await kernel.stop();
 await ledger.close();

@@ -29,7 +29,7 @@ import {
   type BlockData,
   type TransactionData,
 } from '@lni/crypto';
-import databasePlugin from '@lni/database';
+import databasePlugin, { type SearchQuery } from '@lni/database';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel } from '@lni/kernel/testing';
 import { WalletRepository } from '@lni/state';
@@ -41,7 +41,8 @@ import { cachedPerBlock } from '../src/routes/index.js';
 import { resourceJson } from '../src/resources/json-bytes.js';
 import { delegateRoutes } from '../src/routes/delegates.js';
 import { TransactionJson } from '../src/routes/transaction-json.js';
-import { transactionRoutes } from '../src/routes/transactions.js';
+import { transactionIndex, transactionRoutes } from '../src/routes/transactions.js';
+import { toSearchQuery } from '../src/routes/transaction-search.js';
 import { walletRoutes } from '../src/routes/wallets.js';
 import {
   measureBeside,
@@ -125,6 +126,8 @@ let lastBlockId = 'none';
 let cached = false;
 /** A page of the address route as its client received it, served again without the database. */
 let ceilingPage: unknown = {};
+/** The search the address route makes for that page, run again without building any JSON. */
+let ceilingSearch: SearchQuery | undefined;
 const ledger = benchLedger(wallets, {
   // Undefined turns the response cache off (see the passes below).
   tip: () => (cached ? lastBlockId : undefined),
@@ -165,6 +168,16 @@ const routes: Plugin<object> = {
         ...delegateRoutes(() => ledger, json),
         // What any computed answer pays however it is found: stringify the page, send it.
         { method: 'GET', path: '/api/ceiling/page', handler: () => ceilingPage },
+        // What the address route pays before any JSON: its search (statement, rows, parsing).
+        {
+          method: 'GET',
+          path: '/api/ceiling/rows',
+          handler: async () => {
+            if (ceilingSearch === undefined) throw new Error('no search yet');
+            const page = await container.cradle.transactionQuery.search(ceilingSearch);
+            return { data: { rows: page.results.length } };
+          },
+        },
         // What any answer read from PostgreSQL pays however little it reads: one round trip.
         {
           method: 'GET',
@@ -264,6 +277,10 @@ try {
   const [a, b] = [senderAddresses[3], senderAddresses[501]];
   const busy = senderAddresses[0] as string;
   ceilingPage = await (await fetch(`${uri}/api/transactions?address=${a},${b}`)).json();
+  ceilingSearch = toSearchQuery(
+    { conditions: [], orderBy: transactionIndex.defaultOrder, offset: 0, limit: 100, page: 1 },
+    { ledger, addresses: [a as string, b as string] },
+  );
   const cases: Case[] = [
     { name: 'constant', path: '/api/constant' },
     { name: 'delegates?isResigned=false (100)', path: '/api/delegates?isResigned=false' },
@@ -282,6 +299,12 @@ try {
       name: 'the same page, no database',
       path: '/api/ceiling/page',
       yardstick: 'serializing and sending alone:',
+    },
+    {
+      name: 'the same page, its rows alone',
+      path: '/api/ceiling/rows',
+      yardstick: 'its search, no JSON:',
+      cachedOf: 'transactions?address=A,B (100)',
     },
     {
       name: 'one database round trip, no rows',
