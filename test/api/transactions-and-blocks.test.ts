@@ -198,10 +198,10 @@ describe.skipIf(postgresSkipReason)(
       const wallets = await get(`/api/wallets?cursor=${cursor}`);
       expect(wallets.status).toBe(422);
       expect(wallets.body.message).toMatch(/cursor/);
-      // Locks (a few, in memory) page by page only, and say so rather than ignore a cursor.
+      // Locks take cursors of their own order only, and say so rather than ignore another's.
       const locks = await get(`/api/locks?cursor=${cursor}`);
       expect(locks.status).toBe(422);
-      expect(locks.body.message).toMatch(/"cursor" is not served here/);
+      expect(locks.body.message).toMatch(/^"cursor" does not belong to this order/);
     });
 
     it('answers in ARK 3.0 shape, with signatures, sender address and confirmations', async () => {
