@@ -6,7 +6,7 @@ describe('unsupportedServer', () => {
     const reason = unsupportedServer(110_022, '11.22 (Debian 11.22-0+deb10u1)');
     expect(reason).toBe(
       'PostgreSQL 11.22 is too old: LNI needs 12 or later; upgrade the server, or point ' +
-        'CORE_DB_HOST (connection.host) at one that is',
+        'CORE_DB_HOST or CORE_DB_URL (connection.host, connection.url) at one that is',
     );
     expect(unsupportedServer(90_624, '9.6.24')).toMatch(/^PostgreSQL 9\.6\.24 is too old/);
   });

@@ -13,6 +13,6 @@ export function unsupportedServer(versionNumber: number, version: string): strin
   if (versionNumber >= OLDEST_SERVER.number) return undefined;
   return (
     `PostgreSQL ${version.split(' ')[0] ?? version} is too old: LNI needs ${OLDEST_SERVER.name} or later; ` +
-    'upgrade the server, or point CORE_DB_HOST (connection.host) at one that is'
+    'upgrade the server, or point CORE_DB_HOST or CORE_DB_URL (connection.host, connection.url) at one that is'
   );
 }
