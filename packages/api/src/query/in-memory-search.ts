@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { CursorValues } from '../pagination/cursor.js';
-import type { FieldCatalog, FieldType, FieldValue } from './fields.js';
+import { parseFieldValue, type FieldCatalog, type FieldType, type FieldValue } from './fields.js';
 import { ownEntry } from './own-entry.js';
 import type { FieldCondition, Ordering, ResourceQuery } from './resource-query.js';
 
@@ -59,12 +59,13 @@ export function searchInMemory<T extends object>(
   };
 }
 
-/** A value as a cursor carries it: JSON has no bigint nor a missing value of its own. */
+/**
+ * A value as a cursor carries it: amounts and booleans as their text in a query string (JSON
+ * has no bigint), a missing value as null.
+ */
 function cursorValue(value: FieldValue | undefined): string | number | null {
   if (value === undefined) return null;
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  return value;
+  return typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : value;
 }
 
 /** A cursor's values typed as the order's fields; 422 naming `cursor` when they cannot be. */
@@ -78,14 +79,13 @@ function cursorKey(
   };
   if (after.length !== orderings.length) return refuse();
   return orderings.map(({ field }, index) => {
-    const raw = after[index];
-    if (raw === null || raw === undefined) return undefined;
+    const raw = after[index] ?? null;
+    if (raw === null) return undefined;
     const type = ownEntry(catalog, field)?.type;
-    if (type === 'amount')
-      return typeof raw === 'string' && /^\d+$/.test(raw) ? BigInt(raw) : refuse();
-    if (type === 'boolean') return raw === 1 ? true : raw === 0 ? false : refuse();
-    const typedValue = type === undefined ? undefined : typed(type, raw);
-    return typedValue ?? refuse();
+    if (type === undefined) return refuse();
+    // Amounts and booleans travel as their query-string text, numbers and strings as themselves.
+    if (type !== 'amount' && type !== 'boolean') return typed(type, raw) ?? refuse();
+    return (typeof raw === 'string' ? parseFieldValue(type, raw) : undefined) ?? refuse();
   });
 }
 
