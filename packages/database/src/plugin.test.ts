@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeChain } from './__fixtures__/chain.js';
 import {
@@ -85,6 +86,64 @@ describe('database plugin', () => {
         await node.stop();
 
         await expect(startTestKernel({ plugins, env })).rejects.toThrow(/height 3: block missing/);
+      } finally {
+        await created.drop();
+      }
+    },
+  );
+
+  it.skipIf(postgresSkipReason)(
+    'refuses a server older than PostgreSQL 12 before writing anything, naming the version',
+    async () => {
+      const created = await createTestDatabase();
+      const env = {
+        CORE_DB_HOST: '127.0.0.1',
+        CORE_DB_USERNAME: 'postgres',
+        CORE_DB_DATABASE: created.name,
+      };
+      // Read past the node, which refuses this database: what start-up left in it.
+      const userTables = async () => {
+        const client = new pg.Client({
+          host: '127.0.0.1',
+          user: 'postgres',
+          database: created.name,
+        });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ tables: number }>(
+            "SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')",
+          );
+          return rows[0]?.tables;
+        } finally {
+          await client.end();
+        }
+      };
+      try {
+        // No server older than 12 exists here: this database answers the settings the node
+        // reads as an 11.22 server would, through a schema searched before pg_catalog.
+        const database = await openDatabase(created.options);
+        try {
+          await database.manager.query('CREATE SCHEMA old_server');
+          await database.manager.query(`
+            CREATE FUNCTION old_server.current_setting(name text) RETURNS text LANGUAGE sql AS $$
+              SELECT CASE name
+                WHEN 'server_version_num' THEN '110022'
+                WHEN 'server_version' THEN '11.22 (Debian 11.22-1.pgdg120+1)'
+                ELSE pg_catalog.current_setting(name) END
+            $$`);
+          await database.manager.query(
+            `ALTER DATABASE ${created.name} SET search_path = old_server, pg_catalog, public`,
+          );
+        } finally {
+          await database.close();
+        }
+        await expect(
+          startTestKernel({ plugins: [{ plugin: databasePlugin, options: {} }], env }),
+        ).rejects.toThrow(
+          `Cannot use the database (127.0.0.1:5432/${created.name}): PostgreSQL 11.22 is too old: LNI needs 12 or later`,
+        );
+        // migrateOnStart was on: the refusal came first, so no migration created a table.
+        expect(await userTables()).toBe(0);
       } finally {
         await created.drop();
       }
