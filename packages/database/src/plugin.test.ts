@@ -17,6 +17,14 @@ import { migrateDatabase } from './migrations/migrate.js';
 import { databasePlugin } from './plugin.js';
 import { generateLegacyDatabase } from './upgrade/legacy-generator.js';
 
+/** The `CORE_DB_*` variables of an operator pointing the node at a database on the local server. */
+const serverEnv = (database: string) => ({
+  CORE_DB_HOST: '127.0.0.1',
+  CORE_DB_PORT: '5432',
+  CORE_DB_USERNAME: 'postgres',
+  CORE_DB_DATABASE: database,
+});
+
 describe('database plugin', () => {
   const directories: string[] = [];
   afterAll(async () => {
@@ -68,12 +76,7 @@ describe('database plugin', () => {
     async () => {
       const created = await createTestDatabase();
       try {
-        const env = {
-          CORE_DB_HOST: '127.0.0.1',
-          CORE_DB_PORT: '5432',
-          CORE_DB_USERNAME: 'postgres',
-          CORE_DB_DATABASE: created.name,
-        };
+        const env = serverEnv(created.name);
         const plugins = [{ plugin: databasePlugin, options: {} }];
         const withoutMigrations = [{ plugin: databasePlugin, options: { migrateOnStart: false } }];
         await expect(startTestKernel({ plugins: withoutMigrations, env })).rejects.toThrow(
@@ -96,11 +99,7 @@ describe('database plugin', () => {
     'refuses a server older than PostgreSQL 12 before writing anything, naming the version',
     async () => {
       const created = await createTestDatabase();
-      const env = {
-        CORE_DB_HOST: '127.0.0.1',
-        CORE_DB_USERNAME: 'postgres',
-        CORE_DB_DATABASE: created.name,
-      };
+      const env = serverEnv(created.name);
       // Read past the node, which refuses this database: what start-up left in it.
       const userTables = async () => {
         const client = new pg.Client({
@@ -154,11 +153,7 @@ describe('database plugin', () => {
     "boots on a 2.7 database upgraded by db:migrate, whose genesis block names previous block '0'",
     async () => {
       const created = await createTestDatabase();
-      const env = {
-        CORE_DB_HOST: '127.0.0.1',
-        CORE_DB_USERNAME: 'postgres',
-        CORE_DB_DATABASE: created.name,
-      };
+      const env = serverEnv(created.name);
       const plugins = [{ plugin: databasePlugin, options: {} }];
       try {
         const database = await openDatabase(created.options);
