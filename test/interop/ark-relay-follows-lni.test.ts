@@ -50,6 +50,20 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it('ARK follows LNI: the same block at heights LNI forged after ARK joined', async () => {
+      // A block LNI forges after ARK's sync ended but before LNI has ARK as a peer reaches ARK
+      // only by ARK's own sync, which wakes every 60 s: ARK answers a posted block that does not
+      // chain to its last one with false and drops it. So following is measured from when ARK
+      // is level with LNI and listed as its peer.
+      await eventually(
+        async () => {
+          const peers = (await lni.api.get('/peers')).data as { ip: string }[];
+          if (!peers.some((peer) => peer.ip === ARK)) return undefined;
+          const height = await lni.api.height();
+          return (await ark.api.height()) >= height ? height : undefined;
+        },
+        90_000,
+        'ARK level with LNI and listed as its peer',
+      );
       const target = (await lni.api.height()) + 3;
       await lni.api.reach(target, 60_000);
       // By LNI's broadcast: ARK's own sync would wait for its 60 s wake-up. LNI asked ARK for its
