@@ -18,9 +18,17 @@ export async function adminQuery(sql: string): Promise<void> {
   }
 }
 
+/** A database on the local server, as the node's `CORE_DB_*` variables name it. */
+export interface ServerConnection {
+  readonly host: string;
+  readonly port: number;
+  readonly username: string;
+  readonly database: string;
+}
+
 /** A fresh database on the local server for one test file; `drop()` removes it. */
 export async function createTestDatabase(): Promise<{
-  readonly connection: { host: string; port: number; username: string; database: string };
+  readonly connection: ServerConnection;
   drop(): Promise<void>;
 }> {
   const name = `lni_test_${randomBytes(6).toString('hex')}`;
@@ -32,12 +40,7 @@ export async function createTestDatabase(): Promise<{
 }
 
 /** The `CORE_DB_*` variables that point a `kernel start` process at a test database. */
-export function databaseEnv(connection: {
-  readonly host: string;
-  readonly port: number;
-  readonly username: string;
-  readonly database: string;
-}): Record<string, string> {
+export function databaseEnv(connection: ServerConnection): Record<string, string> {
   return {
     CORE_DB_HOST: connection.host,
     CORE_DB_PORT: String(connection.port),

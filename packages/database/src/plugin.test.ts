@@ -12,18 +12,11 @@ import {
   postgresSkipReason,
   quietLogger,
 } from './__fixtures__/postgres.js';
+import { databaseEnv } from '../../../test/support/postgres.js';
 import { startProxy } from './__fixtures__/tcp-proxy.js';
 import { migrateDatabase } from './migrations/migrate.js';
 import { databasePlugin } from './plugin.js';
 import { generateLegacyDatabase } from './upgrade/legacy-generator.js';
-
-/** The `CORE_DB_*` variables of an operator pointing the node at a database on the local server. */
-const serverEnv = (database: string) => ({
-  CORE_DB_HOST: '127.0.0.1',
-  CORE_DB_PORT: '5432',
-  CORE_DB_USERNAME: 'postgres',
-  CORE_DB_DATABASE: database,
-});
 
 describe('database plugin', () => {
   const directories: string[] = [];
@@ -76,7 +69,7 @@ describe('database plugin', () => {
     async () => {
       const created = await createTestDatabase();
       try {
-        const env = serverEnv(created.name);
+        const env = databaseEnv(created.connection);
         const plugins = [{ plugin: databasePlugin, options: {} }];
         const withoutMigrations = [{ plugin: databasePlugin, options: { migrateOnStart: false } }];
         await expect(startTestKernel({ plugins: withoutMigrations, env })).rejects.toThrow(
@@ -99,14 +92,11 @@ describe('database plugin', () => {
     'refuses a server older than PostgreSQL 12 before writing anything, naming the version',
     async () => {
       const created = await createTestDatabase();
-      const env = serverEnv(created.name);
+      const env = databaseEnv(created.connection);
       // Read past the node, which refuses this database: what start-up left in it.
       const userTables = async () => {
-        const client = new pg.Client({
-          host: '127.0.0.1',
-          user: 'postgres',
-          database: created.name,
-        });
+        const { host, port, username, database } = created.connection;
+        const client = new pg.Client({ host, port, user: username, database });
         await client.connect();
         try {
           const { rows } = await client.query<{ tables: number }>(
@@ -153,7 +143,7 @@ describe('database plugin', () => {
     "boots on a 2.7 database upgraded by db:migrate, whose genesis block names previous block '0'",
     async () => {
       const created = await createTestDatabase();
-      const env = serverEnv(created.name);
+      const env = databaseEnv(created.connection);
       const plugins = [{ plugin: databasePlugin, options: {} }];
       try {
         const database = await openDatabase(created.options);

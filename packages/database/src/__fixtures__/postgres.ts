@@ -2,7 +2,10 @@ import { createLogger, type Logger } from '@lni/kernel';
 import { databaseOptions, type DatabaseOptions } from '../config.js';
 import { Database } from '../connection/database.js';
 import { applySchemaMigrations } from '../migrations/migrate.js';
-import { createTestDatabase as createServerDatabase } from '../../../../test/support/postgres.js';
+import {
+  createTestDatabase as createServerDatabase,
+  type ServerConnection,
+} from '../../../../test/support/postgres.js';
 
 /** Why the Postgres-only tests skip, or undefined when they run. */
 export const postgresSkipReason =
@@ -18,12 +21,15 @@ export function quietLogger(): Logger {
 /** A fresh `lni_test_<random>` database on the local server, dropped by `drop()`. */
 export async function createTestDatabase(): Promise<{
   readonly name: string;
+  /** Where it is, as an operator would name it (see `databaseEnv`). */
+  readonly connection: ServerConnection;
   readonly options: DatabaseOptions;
   drop(): Promise<void>;
 }> {
   const { connection, drop } = await createServerDatabase();
   return {
     name: connection.database,
+    connection,
     options: databaseOptions({ connection, retry: { attempts: 1 } }),
     drop,
   };
