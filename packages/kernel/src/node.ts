@@ -21,9 +21,9 @@ export interface NodeSettings {
 }
 
 /**
- * Plans the mode's plugins from app.json and runs their configuration checks (every
- * configuration mistake surfaces here, before anything is written), then prepares the data
- * directory and opens the log file. The caller installs its signal handling and
+ * Plans the mode's plugins from app.json, runs their configuration checks and registers them
+ * (every configuration and wiring mistake surfaces here, before anything is written), then
+ * prepares the data directory and opens the log file. The caller installs its signal handling and
  * calls `start()`, so that a signal during boot already stops the node cleanly.
  */
 export async function prepareNode(settings: NodeSettings): Promise<Application> {
@@ -39,6 +39,9 @@ export async function prepareNode(settings: NodeSettings): Promise<Application> 
 
   const node = { paths: settings.paths, mode: settings.mode, network: settings.network };
   await checkPluginConfig(plugins, node);
+  const app = new Application(settings, plugins);
+  // Wiring only: a service name taken twice stops start-up here, with nothing written.
+  app.register();
 
   prepareDataDirectory(settings.paths);
   addLogFile(settings.logger, settings.paths.log);
@@ -61,5 +64,5 @@ export async function prepareNode(settings: NodeSettings): Promise<Application> 
       );
     }
   }
-  return new Application(settings, plugins);
+  return app;
 }
