@@ -2,6 +2,7 @@ export * from './announce/public-services.js';
 export * from './app/app-config.js';
 export * from './app/kernel-version.js';
 export * from './app/plan.js';
+export * from './app/plugin-resolver.js';
 export * from './application.js';
 export * from './commands/command-catalog.js';
 export * from './commands/plugin-command.js';

@@ -9,9 +9,12 @@ interface Manifest {
   readonly peerDependencies?: Readonly<Record<string, string>>;
 }
 
+/** The directory of this kernel's package (the one `npm pack` packs for plugin authors). */
+export const KERNEL_DIRECTORY = fileURLToPath(new URL('../../', import.meta.url));
+
 /** The version of this kernel, from its package.json. */
 export const KERNEL_VERSION =
-  readManifest(fileURLToPath(new URL('../../package.json', import.meta.url))).version ?? '0.0.0';
+  readManifest(join(KERNEL_DIRECTORY, 'package.json')).version ?? '0.0.0';
 
 /** The kernel range a plugin's package supports: its package.json's `peerDependencies["@lni/kernel"]`. */
 export interface KernelRange {

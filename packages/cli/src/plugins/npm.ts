@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+import { KernelError } from '@lni/kernel';
+
+/**
+ * Runs npm and resolves with its stdout; a failure is one line naming the npm command and
+ * npm's own first error line, the rest of its output kept as the cause.
+ */
+export function runNpm(args: readonly string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', [...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', (error) =>
+      reject(new KernelError('ERR_NPM', `cannot run npm: ${error.message}`, { cause: error })),
+    );
+    child.on('close', (code) => {
+      if (code === 0) {
+        resolve(out);
+        return;
+      }
+      const lines = err.split('\n').map((line) => line.replace(/^npm (error|ERR!) ?/, '').trim());
+      const reason =
+        lines.find((line) => line !== '' && !line.startsWith('code ')) ?? `exit ${code}`;
+      reject(
+        new KernelError('ERR_NPM', `npm ${args[0]} failed: ${reason}`, { cause: new Error(err) }),
+      );
+    });
+  });
+}
