@@ -53,6 +53,11 @@ export function registerPluginAdd(program: Command, result: CommandResult): void
       if (outcome.added.length > 0) {
         out(`Added to ${outcome.appFile} for ${outcome.added.join(', ')}`);
       }
+      if (outcome.skippedScripts.length > 0) {
+        out(
+          `npm skipped the install scripts of ${outcome.skippedScripts.join(', ')}; if the plugin needs them: cd ${pluginsDirectory(configDir)} && npm install-scripts approve <package> && npm rebuild <package>`,
+        );
+      }
       const modes = [...outcome.listed, ...outcome.added];
       out(
         `Restart the nodes running ${modes.join(', ')} with this config directory to load it (kernel start --mode ${modes[0]} --config ${configDir})`,

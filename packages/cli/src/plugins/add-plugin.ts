@@ -43,6 +43,8 @@ export interface AddOutcome {
   readonly added: readonly RunMode[];
   /** Modes that listed the package already. */
   readonly listed: readonly RunMode[];
+  /** Dependencies whose install scripts npm skipped, not allowed by `allowScripts`. */
+  readonly skippedScripts: readonly string[];
 }
 
 /**
@@ -56,7 +58,7 @@ export async function addPlugin(settings: AddSettings): Promise<AddOutcome> {
   const appConfig = parseAppConfig(text, appFile);
   const id = await packageOf(settings.spec, settings.cwd);
   const wasInstalled = isInstalled(id.name, settings.configDir);
-  await installPlugin(settings.spec, settings.configDir, settings.cwd);
+  const skippedScripts = await installPlugin(settings.spec, settings.configDir, settings.cwd);
   try {
     const { plugin } = await resolvePlugin(id.name, {
       appDir: settings.configDir,
@@ -68,7 +70,7 @@ export async function addPlugin(settings: AddSettings): Promise<AddOutcome> {
     );
     const added = await chooseModes(plugin, appConfig, appFile, settings, listed);
     await writeFile(appFile, appendToModes(text, id.name, added));
-    return { package: id, plugin: plugin.name, appFile, added, listed };
+    return { package: id, plugin: plugin.name, appFile, added, listed, skippedScripts };
   } catch (error) {
     if (!wasInstalled) await uninstallPlugin(id.name, settings.configDir);
     throw error;

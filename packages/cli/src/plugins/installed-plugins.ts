@@ -16,9 +16,11 @@ export function pluginsDirectory(configDir: string): string {
 
 /** The package a path, tarball or npm name designates, without installing it. */
 export async function packageOf(spec: string, cwd: string): Promise<PackageId> {
-  const [found] = JSON.parse(
-    await runNpm(['pack', '--dry-run', '--json', '--ignore-scripts', npmSpec(spec, cwd)], cwd),
-  ) as PackageId[];
+  const { out } = await runNpm(
+    ['pack', '--dry-run', '--json', '--ignore-scripts', npmSpec(spec, cwd)],
+    cwd,
+  );
+  const [found] = JSON.parse(out) as PackageId[];
   if (found === undefined) throw new Error(`npm pack --dry-run ${spec} named no package`);
   return found;
 }
@@ -37,8 +39,16 @@ const NPM_SETTINGS = [
   'fund=false',
 ];
 
-/** Installs a plugin and its own dependencies into `<config>/plugins/node_modules`. */
-export async function installPlugin(spec: string, configDir: string, cwd: string): Promise<void> {
+/**
+ * Installs a plugin and its own dependencies into `<config>/plugins/node_modules`. Resolves with
+ * the packages whose install scripts npm skipped (npm 11 runs a dependency's scripts only when
+ * `allowScripts` in `<config>/plugins/package.json` allows them), for the operator to review.
+ */
+export async function installPlugin(
+  spec: string,
+  configDir: string,
+  cwd: string,
+): Promise<string[]> {
   const directory = pluginsDirectory(configDir);
   await mkdir(directory, { recursive: true });
   const manifest = join(directory, 'package.json');
@@ -47,7 +57,10 @@ export async function installPlugin(spec: string, configDir: string, cwd: string
     await writeFile(manifest, `${JSON.stringify({ private: true, description }, null, 2)}\n`);
   }
   await writeFile(join(directory, '.npmrc'), `${NPM_SETTINGS.join('\n')}\n`);
-  await runNpm(['install', npmSpec(spec, cwd)], directory);
+  const { err } = await runNpm(['install', npmSpec(spec, cwd)], directory);
+  return [...err.matchAll(/^npm warn install-scripts {3}(\S+)/gm)].map(
+    (match) => match[1] as string,
+  );
 }
 
 /** Whether `kernel plugin:add` installed the package (it is in `<config>/plugins`). */

@@ -1,11 +1,20 @@
 import { spawn } from 'node:child_process';
 import { KernelError } from '@lni/kernel';
 
+/** npm's error lines that only qualify the one saying what went wrong. */
+const DETAIL = /^(code|syscall|path|errno) /;
+
+/** What npm wrote: its result on stdout, its warnings on stderr. */
+export interface NpmOutput {
+  readonly out: string;
+  readonly err: string;
+}
+
 /**
- * Runs npm and resolves with its stdout; a failure is one line naming the npm command and
+ * Runs npm and resolves with its output; a failure is one line naming the npm command and
  * npm's own first error line, the rest of its output kept as the cause.
  */
-export function runNpm(args: readonly string[], cwd: string): Promise<string> {
+export function runNpm(args: readonly string[], cwd: string): Promise<NpmOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn('npm', [...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -17,7 +26,7 @@ export function runNpm(args: readonly string[], cwd: string): Promise<string> {
     );
     child.on('close', (code) => {
       if (code === 0) {
-        resolve(out);
+        resolve({ out, err });
         return;
       }
       const lines = err.split('\n').map((line) => line.replace(/^npm (error|ERR!) ?/, '').trim());
