@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { ConfigError, describeError } from '@lni/kernel';
 import { runNpm } from './npm.js';
 
 /** A package as npm names it: what app.json lists and what `plugin:remove` takes. */
@@ -16,12 +17,19 @@ export function pluginsDirectory(configDir: string): string {
 
 /** The package a path, tarball or npm name designates, without installing it. */
 export async function packageOf(spec: string, cwd: string): Promise<PackageId> {
-  const { out } = await runNpm(
-    ['pack', '--dry-run', '--json', '--ignore-scripts', npmSpec(spec, cwd)],
-    cwd,
-  );
+  let out: string;
+  try {
+    ({ out } = await runNpm(
+      ['pack', '--dry-run', '--json', '--ignore-scripts', npmSpec(spec, cwd)],
+      cwd,
+    ));
+  } catch (error) {
+    throw new ConfigError(`'${spec}' is not a package npm can install: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
   const [found] = JSON.parse(out) as PackageId[];
-  if (found === undefined) throw new Error(`npm pack --dry-run ${spec} named no package`);
+  if (found === undefined) throw new ConfigError(`'${spec}' names no package`);
   return found;
 }
 

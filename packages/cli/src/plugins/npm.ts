@@ -29,9 +29,11 @@ export function runNpm(args: readonly string[], cwd: string): Promise<NpmOutput>
         resolve({ out, err });
         return;
       }
-      const lines = err.split('\n').map((line) => line.replace(/^npm (error|ERR!) ?/, '').trim());
-      const reason =
-        lines.find((line) => line !== '' && !line.startsWith('code ')) ?? `exit ${code}`;
+      const errors = err
+        .split('\n')
+        .filter((line) => /^npm (error|ERR!)/.test(line))
+        .map((line) => line.replace(/^npm (error|ERR!) ?/, '').trim());
+      const reason = errors.find((line) => line !== '' && !DETAIL.test(line)) ?? `exit ${code}`;
       reject(
         new KernelError('ERR_NPM', `npm ${args[0]} failed: ${reason}`, { cause: new Error(err) }),
       );
