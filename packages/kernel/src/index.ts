@@ -14,6 +14,7 @@ export * from './events/event-bus.js';
 export * from './health/health-check.js';
 export * from './health/health-checks.js';
 export * from './lifecycle/shutdown.js';
+export * from './logging/log-file.js';
 export * from './logging/logger.js';
 export * from './logging/pretty-stream.js';
 export * from './logging/progress-log.js';

@@ -4,7 +4,7 @@ import { readAppConfig } from './app/app-config.js';
 import { checkPluginConfig } from './app/config-check.js';
 import { planFromAppConfig } from './app/plan.js';
 import { prepareDataDirectory } from './data-directory.js';
-import { addLogFile, type Logger } from './logging/logger.js';
+import { deferLogFile, type Logger } from './logging/logger.js';
 import type { NodePaths } from './paths.js';
 import type { Environment, RunMode } from './plugin.js';
 
@@ -39,12 +39,14 @@ export async function prepareNode(settings: NodeSettings): Promise<Application> 
 
   const node = { paths: settings.paths, mode: settings.mode, network: settings.network };
   await checkPluginConfig(plugins, node);
+  // Plugins' loggers are made as they register: the log file must be among their streams.
+  const logFile = deferLogFile(settings.logger);
   const app = new Application(settings, plugins);
   // Wiring only: a service name taken twice stops start-up here, with nothing written.
   app.register();
 
   prepareDataDirectory(settings.paths);
-  addLogFile(settings.logger, settings.paths.log);
+  logFile.open(settings.paths.log);
   settings.logger.info(
     {
       mode: settings.mode,

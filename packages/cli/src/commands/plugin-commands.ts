@@ -49,12 +49,17 @@ export async function registerPluginCommands(
     searchFrom: [process.cwd(), repositoryRoot],
   });
   const taken = new Set(program.commands.map((command) => command.name()));
+  const problems = [...catalog.problems];
   for (const offered of catalog.commands) {
     const name = `${offered.plugin}:${offered.command.name}`;
-    if (!taken.has(name)) program.addCommand(pluginCommand(name, offered, result));
+    if (taken.has(name)) {
+      problems.push(`plugin '${offered.plugin}' offers '${name}', a command of kernel itself`);
+    } else {
+      program.addCommand(pluginCommand(name, offered, result));
+    }
   }
   return {
-    problems: catalog.problems,
+    problems,
     names: catalog.commands.map(({ plugin, command }) => `${plugin}:${command.name}`),
   };
 }

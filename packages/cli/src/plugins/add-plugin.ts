@@ -103,7 +103,8 @@ async function chooseModes(
       planFromPlugins([...choices, { plugin, source: plugin.name }], mode, settings.env);
       fits.push(mode);
     } catch (error) {
-      problems.push(`mode '${mode}': ${describeError(error)}`);
+      // The kernel's planning errors name the mode already.
+      problems.push(describeError(error));
     }
   }
   const refused = settings.modes ? problems.length > 0 : fits.length === 0 && listed.length === 0;

@@ -32,7 +32,12 @@ const commandShape = Joi.object({
   description: Joi.string().required(),
   run: Joi.function().required(),
   arguments: Joi.array().items(Joi.object({ name: Joi.string().required() }).unknown(true)),
-  options: Joi.array().items(Joi.object({ name: Joi.string().required() }).unknown(true)),
+  // The CLI gives every plugin command these flags itself.
+  options: Joi.array().items(
+    Joi.object({
+      name: Joi.string().invalid('mode', 'config', 'data', 'network', 'help').required(),
+    }).unknown(true),
+  ),
 }).unknown(true);
 
 const pluginShape = Joi.object({
