@@ -7,8 +7,14 @@ export default defineConfig({
       'packages/*/scripts/**/*.test.ts',
       'test/**/*.test.ts',
     ],
-    // The interop scenarios need root and ARK Core: `npm run test:interop`.
-    exclude: ['**/node_modules/**', '**/dist/**', 'test/interop/*.test.ts'],
+    // The interop scenarios need root and ARK Core: `npm run test:interop`; the plugin author's
+    // path installs from the npm registry: `npm run test:plugins`.
+    exclude: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'test/interop/*.test.ts',
+      'test/plugins/*.test.ts',
+    ],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

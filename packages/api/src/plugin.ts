@@ -7,6 +7,7 @@ import { LiveFeed } from './live/live-feed.js';
 import type { LiveEventSource } from './live/live-events.js';
 import { LiveMessages } from './live/live-messages.js';
 import { SubscriberGuard } from './live/subscriber-guard.js';
+import { syncHealthCheck } from './health/sync-health-check.js';
 import { ApiServer } from './server/api-server.js';
 import { RequestRateLimit } from './server/request-rate-limit.js';
 import { RouteRegistry } from './server/route-registry.js';
@@ -35,6 +36,9 @@ declare module '@lni/kernel' {
   }
 }
 
+/** The package name ARK's explorers and wallets look for to find a peer's public API. */
+const API_SERVICE = '@arkecosystem/core-api';
+
 export const apiPlugin = definePlugin<ApiOptions>({
   name: 'api',
   configSchema: apiConfigSchema,
@@ -50,6 +54,7 @@ export const apiPlugin = definePlugin<ApiOptions>({
         enabledPlugins,
         ports: { api: options.port },
         version,
+        healthChecks: container.cradle.healthChecks,
         statusPage: live,
       }),
     );
@@ -79,7 +84,14 @@ export const apiPlugin = definePlugin<ApiOptions>({
     }
     if (enabledPlugins.has('state')) {
       registerSyncMetrics(metrics, syncSources(container), () => container.cradle.networkConfig);
+      container.cradle.healthChecks.add(
+        syncHealthCheck(syncSources(container), () => container.cradle.networkConfig),
+      );
     }
+    container.cradle.publicServices.add({
+      name: API_SERVICE,
+      port: () => Number(container.cradle.apiServer.server.info.port),
+    });
     const apiMetrics = new ApiMetrics({ metrics });
     const webhooks = options.webhooks.enabled && enabledPlugins.has('database');
     if (webhooks) {

@@ -2,6 +2,7 @@ import { asClass, asValue } from 'awilix';
 import { definePlugin } from '@lni/kernel';
 import { databaseConfigSchema, databaseEnvironment, type DatabaseOptions } from './config.js';
 import { Database } from './connection/database.js';
+import { databaseHealthCheck } from './connection/database-health-check.js';
 import { MigrationError } from './errors.js';
 import { checkChainIntegrity } from './integrity/integrity-check.js';
 import { StatisticsRefresher } from './maintenance/statistics-refresher.js';
@@ -40,10 +41,15 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
   configSchema: databaseConfigSchema,
   environment: databaseEnvironment,
   register({ container, options, logger, events, paths }) {
+    const database = new Database({
+      logger,
+      events,
+      databaseOptions: options,
+      dataDirectory: paths.data,
+    });
+    container.cradle.healthChecks.add(databaseHealthCheck(database));
     container.register({
-      database: asValue(
-        new Database({ logger, events, databaseOptions: options, dataDirectory: paths.data }),
-      ),
+      database: asValue(database),
       blockStorage: asClass(BlockStorage).singleton(),
       roundStorage: asClass(RoundStorage).singleton(),
       peerStorage: asClass(PeerStorage).singleton(),

@@ -19,6 +19,7 @@ import { ForgerService } from './forging/forger-service.js';
 import { parseRelayAddress, relaysOptionSchema, type RelayAddress } from './relay/relay-address.js';
 import { relayRoundTrips } from './metrics/relay-metrics.js';
 import { RelayClient } from './relay/relay-client.js';
+import { relayHealthCheck } from './relay/relay-health-check.js';
 
 export interface ForgerOptions {
   /**
@@ -76,8 +77,12 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
       given: options.password,
       canAsk: process.stdin.isTTY === true,
     }),
-  register() {
-    // Everything the forger needs is read at boot: the delegates' file and the network config.
+  register({ container }) {
+    // Everything else the forger needs is read at boot: the delegates' file and the network
+    // config. Its relays are made then too; the health check sees them once they are.
+    const relays: RelayClient[] = [];
+    container.register({ forgerRelays: asValue(relays) });
+    container.cradle.healthChecks.add(relayHealthCheck(() => relays));
   },
   async boot({ container, options, paths, logger }) {
     const config = loadNetworkConfig(join(paths.config, 'crypto'));
@@ -87,7 +92,8 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
       password: async () => options.password ?? promptPassword(),
     });
     const observe = relayRoundTrips(container.cradle.metrics);
-    const relays = relayAddresses(container, options).map(
+    const relays = container.resolve<RelayClient[]>('forgerRelays');
+    const clients = relayAddresses(container, options).map(
       (address) =>
         new RelayClient({
           address,
@@ -97,6 +103,7 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
           observe,
         }),
     );
+    relays.push(...clients);
     const forger = new ForgerService({
       relays,
       delegates,
@@ -107,7 +114,7 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
         registry: container.cradle.forgerDelegates,
       }),
     });
-    container.register({ forger: asValue(forger), forgerRelays: asValue(relays) });
+    container.register({ forger: asValue(forger) });
     if (delegates.length === 0) {
       logger.warn({ file: join(paths.config, 'delegates.json') }, 'No delegates to forge for');
     }

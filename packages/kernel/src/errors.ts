@@ -27,6 +27,34 @@ export class LifecycleError extends KernelError {
   }
 }
 
+/**
+ * A plugin registers a service name the kernel or another plugin owns, or declares a
+ * replacement that cannot happen: start-up stops at `register` with this one line.
+ */
+export class RegistrationError extends KernelError {
+  constructor(message: string) {
+    super('ERR_REGISTRATION', message);
+  }
+}
+
+/**
+ * Constructing a registered service threw: names the service and the plugin that registered
+ * it, which is not always the plugin whose boot resolved it.
+ */
+export class ServiceError extends KernelError {
+  constructor(
+    readonly service: string,
+    readonly plugin: string,
+    cause: unknown,
+  ) {
+    super(
+      'ERR_SERVICE',
+      `service '${service}' of plugin '${plugin}' failed: ${describeError(cause)}`,
+      { cause },
+    );
+  }
+}
+
 export interface PluginFailure {
   readonly plugin: string;
   readonly phase: 'register' | 'boot' | 'dispose';

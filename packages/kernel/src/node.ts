@@ -4,7 +4,7 @@ import { readAppConfig } from './app/app-config.js';
 import { checkPluginConfig } from './app/config-check.js';
 import { planFromAppConfig } from './app/plan.js';
 import { prepareDataDirectory } from './data-directory.js';
-import { addLogFile, type Logger } from './logging/logger.js';
+import { deferLogFile, type Logger } from './logging/logger.js';
 import type { NodePaths } from './paths.js';
 import type { Environment, RunMode } from './plugin.js';
 
@@ -21,9 +21,9 @@ export interface NodeSettings {
 }
 
 /**
- * Plans the mode's plugins from app.json and runs their configuration checks (every
- * configuration mistake surfaces here, before anything is written), then prepares the data
- * directory and opens the log file. The caller installs its signal handling and
+ * Plans the mode's plugins from app.json, runs their configuration checks and registers them
+ * (every configuration and wiring mistake surfaces here, before anything is written), then
+ * prepares the data directory and opens the log file. The caller installs its signal handling and
  * calls `start()`, so that a signal during boot already stops the node cleanly.
  */
 export async function prepareNode(settings: NodeSettings): Promise<Application> {
@@ -39,9 +39,14 @@ export async function prepareNode(settings: NodeSettings): Promise<Application> 
 
   const node = { paths: settings.paths, mode: settings.mode, network: settings.network };
   await checkPluginConfig(plugins, node);
+  // Plugins' loggers are made as they register: the log file must be among their streams.
+  const logFile = deferLogFile(settings.logger);
+  const app = new Application(settings, plugins);
+  // Wiring only: a service name taken twice stops start-up here, with nothing written.
+  app.register();
 
   prepareDataDirectory(settings.paths);
-  addLogFile(settings.logger, settings.paths.log);
+  logFile.open(settings.paths.log);
   settings.logger.info(
     {
       mode: settings.mode,
@@ -61,5 +66,5 @@ export async function prepareNode(settings: NodeSettings): Promise<Application> 
       );
     }
   }
-  return new Application(settings, plugins);
+  return app;
 }

@@ -1,7 +1,10 @@
 import type { AwilixContainer } from 'awilix';
 import type Logger from 'bunyan';
 import type Joi from 'joi';
+import type { PublicServices } from './announce/public-services.js';
+import type { PluginCommand } from './commands/plugin-command.js';
 import type { EventBus } from './events/event-bus.js';
+import type { HealthChecks } from './health/health-checks.js';
 import type { MetricsRegistry } from './metrics/metrics-registry.js';
 import type { NodePaths } from './paths.js';
 
@@ -15,6 +18,9 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * ones it provides by declaration merging, so the provider owns each name and its type:
  *
  *   declare module '@lni/kernel' { interface Cradle { blockStore: BlockStore } }
+ *
+ * At run time each name has one owner too: registering a name the kernel or another plugin
+ * registered stops start-up, unless the plugin's definition lists it in `replaces`.
  */
 export interface Cradle {
   readonly logger: Logger;
@@ -24,6 +30,10 @@ export interface Cradle {
   readonly paths: NodePaths;
   readonly mode: RunMode;
   readonly network: string;
+  /** The checks `/health` runs: plugins add a check for what they own. */
+  readonly healthChecks: HealthChecks;
+  /** What the node announces to peers as its services (ARK's getStatus `config.plugins`). */
+  readonly publicServices: PublicServices;
 }
 
 export type Container = AwilixContainer<Cradle>;
@@ -40,9 +50,11 @@ export interface PluginContext<Options extends object = object> {
   readonly name: string;
   /** Validated against the plugin's schema, defaults applied, deeply frozen. */
   readonly options: Options;
+  /** The node's container; `register` accepts only names this plugin may own (see `replaces`). */
   readonly container: Container;
   /** A child logger carrying `{ plugin: name }`. */
   readonly logger: Logger;
+  /** The node's event bus; a listener subscribed here that fails is logged naming this plugin. */
   readonly events: EventBus;
   readonly paths: NodePaths;
   readonly mode: RunMode;
@@ -67,6 +79,14 @@ export interface ConfigCheckContext<Options extends object = object> {
 export interface Plugin<Options extends object = object> {
   readonly name: string;
   readonly dependsOn?: PluginDependencies;
+  /**
+   * Service names this plugin registers on purpose although another plugin (or the kernel)
+   * provides them, e.g. `['transactionPool']`; the provider must register first (a dependency).
+   * Any other name already taken stops start-up.
+   */
+  readonly replaces?: readonly string[];
+  /** Commands offered by the CLI as `kernel <plugin>:<command>`. */
+  readonly commands?: readonly PluginCommand<Options>[];
   /** Options from app.json; validated with every error reported before anything registers. */
   readonly configSchema?: Joi.ObjectSchema<Options>;
   /**

@@ -1,6 +1,5 @@
 import { asFunction, asValue } from 'awilix';
-import { definePlugin, type Cradle } from '@lni/kernel';
-import type { AwilixContainer } from 'awilix';
+import { definePlugin, type PublicServices } from '@lni/kernel';
 import { Broadcaster } from './broadcast/broadcaster.js';
 import { P2PMetrics } from './metrics/p2p-metrics.js';
 import type { ChainPort } from './chain-port.js';
@@ -52,9 +51,6 @@ declare module '@lni/kernel' {
     readonly blockSync: BlockSync;
   }
 }
-
-/** The package name ARK's explorers and wallets look for to find a peer's public API. */
-const API_SERVICE = '@arkecosystem/core-api';
 
 /**
  * The P2P plugin, in ARK Core 3.x's dialect. The ledger (`state`) registers `p2pChain` and
@@ -201,7 +197,7 @@ export const p2pPlugin = definePlugin<P2POptions>({
             wakeSync: () => {
               if (options.sync.enabled) blockSync.wake();
             },
-            services: () => publicServices(container, options),
+            services: () => publicServices(container.cradle.publicServices, options),
             onResult: metrics.requestEnded,
             hooks: {
               blockAccepted: (block, hops, from) => broadcaster.block(block, hops, from),
@@ -279,21 +275,17 @@ function versionPolicy(options: P2POptions, chain: ChainPort): VersionPolicy {
 }
 
 /**
- * The services getStatus announces: the `ports` option, and this node's API when the api plugin
- * runs, under the name ARK's explorers and wallets look for.
+ * The services getStatus announces: the `ports` option, then what plugins announce through
+ * the kernel's registry (the API plugin its port, as `@arkecosystem/core-api`).
  */
 function publicServices(
-  container: AwilixContainer<Cradle>,
+  announced: PublicServices,
   options: P2POptions,
 ): Record<string, PeerPlugin> {
   const services: Record<string, PeerPlugin> = {};
   for (const [name, port] of Object.entries(options.ports))
     services[name] = { port, enabled: true };
-  if (container.hasRegistration('apiServer') && services[API_SERVICE] === undefined) {
-    const api = container.resolve<{ server: { info: { port: number | string } } }>('apiServer');
-    const port = Number(api.server.info.port);
-    if (port > 0) services[API_SERVICE] = { port, enabled: true };
-  }
+  for (const [name, service] of Object.entries(announced.announced())) services[name] ??= service;
   return services;
 }
 

@@ -1,11 +1,6 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { AwilixContainer } from 'awilix';
-import type { Cradle } from '@lni/kernel';
-import {
-  nodeHealthChecks,
-  type DatabaseProbe,
-  type RelayProbe,
-} from '../health/node-health-checks.js';
+import type { Cradle, HealthChecks } from '@lni/kernel';
 import type { NodeSources, PeerReader } from '../ledger/node-sources.js';
 import { blockchainRoutes } from './blockchain.js';
 import { blockRoutes } from './blocks.js';
@@ -31,6 +26,8 @@ export interface ResourceRouteOptions {
   readonly enabledPlugins: ReadonlySet<string>;
   readonly ports: Readonly<Record<string, number>>;
   readonly version: string;
+  /** What `/health` runs: the kernel's registry. */
+  readonly healthChecks: HealthChecks;
   /** Whether `/` serves the status page to browsers. */
   readonly statusPage?: boolean;
 }
@@ -86,19 +83,7 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
     now: () => new Date(),
   };
   routes.push(...nodeRoutes(nodeSources));
-  const checks = nodeHealthChecks({
-    database: () => (has('database') ? container.resolve<DatabaseProbe>('database') : undefined),
-    network: nodeSources.network,
-    sync: nodeSources,
-    // The forger registers its relays at boot; until then the check fails saying so.
-    relays: () =>
-      has('forger')
-        ? container.hasRegistration('forgerRelays')
-          ? container.resolve<RelayProbe[]>('forgerRelays')
-          : []
-        : undefined,
-  });
-  routes.push(...healthRoutes(() => checks));
+  routes.push(...healthRoutes(options.healthChecks));
   return routes;
 }
 

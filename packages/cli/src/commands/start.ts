@@ -1,12 +1,9 @@
 import { Option, type Command } from 'commander';
-import { copyFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   closeLogFiles,
-  ConfigError,
   createLogger,
-  ensureWritableDirectory,
   exitOnSignals,
   LifecycleError,
   loadEnvironment,
@@ -14,28 +11,16 @@ import {
   resolvePaths,
   RUN_MODES,
   prepareNode,
-  type Environment,
-  type RunMode,
 } from '@lni/kernel';
-import { publishConfig } from '../config/publish.js';
+import { firstRun } from '../config/first-run.js';
+import { DEFAULT_NETWORK, repositoryRoot } from '../networks.js';
 import {
-  DEFAULT_NETWORK,
-  defaultAppFile,
-  holdsNetworkFiles,
-  isShippedNetworkIn,
-  knownNetworks,
-  networkNameIn,
-  repositoryRoot,
-  unknownNetworkError,
-} from '../networks.js';
+  checkNetworkRuns,
+  runMode,
+  withNetworkOfConfig,
+  type NodeFlags,
+} from '../node-location.js';
 import type { CommandResult } from '../program.js';
-
-interface StartFlags {
-  readonly mode?: RunMode;
-  readonly network: string;
-  readonly config?: string;
-  readonly data?: string;
-}
 
 export function registerStart(program: Command, result: CommandResult): void {
   program
@@ -50,25 +35,14 @@ export function registerStart(program: Command, result: CommandResult): void {
     .option('--network <name>', 'network to join', DEFAULT_NETWORK)
     .option('--config <dir>', 'configuration directory (default: per user, per network)')
     .option('--data <dir>', 'data directory (default: per user, per network)')
-    .action(async (flags: StartFlags, command: Command) => {
+    .action(async (flags: NodeFlags, command: Command) => {
       result.code = await start(withNetworkOfConfig(flags, command));
     });
 }
 
-/** Without --network, a --config directory that holds a network's files names the network. */
-function withNetworkOfConfig(flags: StartFlags, command: Command): StartFlags {
-  if (command.getOptionValueSource('network') === 'cli' || flags.config === undefined) return flags;
-  return { ...flags, network: networkNameIn(flags.config) ?? flags.network };
-}
-
-async function start(flags: StartFlags): Promise<number> {
+async function start(flags: NodeFlags): Promise<number> {
   const configDir = resolvePaths(flags.network, process.env, flags).config;
-  // Nothing is written for a network that cannot run: neither shipped nor in the directory.
-  if (!knownNetworks().includes(flags.network) && !holdsNetworkFiles(configDir)) {
-    throw new ConfigError(
-      `${unknownNetworkError(flags.network).message}; a network of your own runs from its files in ${join(configDir, 'crypto')} (see "Joining an existing network" in the README)`,
-    );
-  }
+  checkNetworkRuns(flags.network, configDir);
   const mode = runMode(flags.mode, loadEnvironment(configDir), configDir);
   if (mode === undefined) {
     process.stderr.write(
@@ -107,39 +81,4 @@ async function start(flags: StartFlags): Promise<number> {
   }
   await closeLogFiles(logger);
   return code;
-}
-
-/**
- * A network this distribution ships gets its whole default configuration; any other network
- * (its crypto files already in the directory) gets only the default app.json of the modes.
- */
-async function firstRun(network: string, configDir: string): Promise<void> {
-  ensureWritableDirectory(configDir, 'config directory');
-  if (isShippedNetworkIn(network, configDir)) {
-    const published = await publishConfig({ network, configDir });
-    process.stdout.write(
-      `First run: published the default configuration of ${network} into ${configDir} (${published.written.join(', ')})\n`,
-    );
-    return;
-  }
-  await copyFile(defaultAppFile(network), join(configDir, 'app.json'));
-  process.stdout.write(
-    `First run: wrote the default app.json into ${configDir}; network ${network} runs on the crypto files there\n`,
-  );
-}
-
-/**
- * The mode from --mode, else from CORE_MODE (so that a node whose .env records its mode, as
- * `network:start` writes it, restarts without the flag); undefined when neither says.
- */
-function runMode(flag: RunMode | undefined, env: Environment, configDir: string) {
-  if (flag !== undefined) return flag;
-  const value = env.CORE_MODE;
-  if (value === undefined || value === '') return undefined;
-  if (!(RUN_MODES as readonly string[]).includes(value)) {
-    throw new ConfigError(
-      `CORE_MODE (environment or ${join(configDir, '.env')}) must be one of ${RUN_MODES.join(', ')}, not '${value}'`,
-    );
-  }
-  return value as RunMode;
 }

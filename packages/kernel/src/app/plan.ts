@@ -25,29 +25,41 @@ export interface PluginChoice {
   readonly source?: string;
 }
 
+export interface AppPluginsInput {
+  readonly appConfig: AppConfig;
+  readonly appFile: string;
+  readonly mode: RunMode;
+  /** Where package names are resolved from after the directory of app.json. */
+  readonly searchFrom: readonly string[];
+}
+
 /**
  * Turns app.json's list for a mode into plugins in boot order with validated options. Every
  * mistake is found here, before any plugin registers or anything is written.
  */
-export async function planFromAppConfig(input: {
-  readonly appConfig: AppConfig;
-  readonly appFile: string;
-  readonly mode: RunMode;
-  readonly env: Environment;
-  /** Where package names are resolved from after the directory of app.json. */
-  readonly searchFrom: readonly string[];
-}): Promise<PluginInstance[]> {
+export async function planFromAppConfig(
+  input: AppPluginsInput & { readonly env: Environment },
+): Promise<PluginInstance[]> {
+  return planFromPlugins(await loadModePlugins(input), input.mode, input.env);
+}
+
+/** Loads the plugins app.json lists for a mode, in its order, with their options as written. */
+export async function loadModePlugins(input: AppPluginsInput): Promise<PluginChoice[]> {
   const modeConfig = input.appConfig[input.mode];
   if (!modeConfig) {
     throw new ConfigError(`${input.appFile}: mode '${input.mode}' is not defined`);
   }
-  const appDir = dirname(input.appFile);
+  const settings = {
+    appDir: dirname(input.appFile),
+    searchFrom: input.searchFrom,
+    where: `${input.appFile}, mode '${input.mode}'`,
+  };
   const choices: PluginChoice[] = [];
   for (const entry of modeConfig.plugins) {
-    const { plugin, source } = await resolvePlugin(entry.package, appDir, input.searchFrom);
+    const { plugin, source } = await resolvePlugin(entry.package, settings);
     choices.push({ plugin, options: entry.options, source });
   }
-  return planFromPlugins(choices, input.mode, input.env);
+  return choices;
 }
 
 /** The same checks for plugin objects given directly (tests, embedding). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planFromAppConfig } from './plan.js';
 import { parseAppConfig } from './app-config.js';
+import { KERNEL_VERSION } from './kernel-version.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -88,5 +89,49 @@ describe('plugins named in app.json', () => {
     await expect(
       plan({ core: { plugins: [{ package: './a.mjs' }, { package: `${dir}/a.mjs` }] } }),
     ).rejects.toThrow(`mode 'core': plugin 'a' is listed twice (./a.mjs and ${dir}/a.mjs)`);
+  });
+
+  it('names app.json and the mode with a package that cannot be found', async () => {
+    await expect(
+      plan({ relay: { plugins: [{ package: '@acme/absent' }] } }, 'relay'),
+    ).rejects.toThrow(
+      `${join(dir, 'app.json')}, mode 'relay': plugin package '@acme/absent' could not be found`,
+    );
+  });
+
+  it("refuses a plugin whose package supports other kernel versions, naming its range and the kernel's", async () => {
+    await mkdir(join(dir, 'plugins', 'old'), { recursive: true });
+    await writeFile(
+      join(dir, 'plugins', 'old', 'package.json'),
+      JSON.stringify({
+        name: 'old',
+        type: 'module',
+        peerDependencies: { '@lni/kernel': '^9.0.0' },
+      }),
+    );
+    await writeFile(
+      join(dir, 'plugins', 'old', 'index.js'),
+      "export default { name: 'old-timer', register() {} };",
+    );
+    await expect(
+      plan({ core: { plugins: [{ package: './plugins/old/index.js' }] } }),
+    ).rejects.toThrow(
+      `${join(dir, 'app.json')}, mode 'core': plugin 'old-timer' (./plugins/old/index.js) supports @lni/kernel ^9.0.0, but this node runs @lni/kernel ${KERNEL_VERSION}`,
+    );
+  });
+
+  it('finds a package installed in the plugins directory next to app.json (kernel plugin:add)', async () => {
+    const installed = join(dir, 'plugins', 'node_modules', 'acme-watch');
+    await mkdir(installed, { recursive: true });
+    await writeFile(
+      join(installed, 'package.json'),
+      JSON.stringify({ name: 'acme-watch', type: 'module', main: 'index.js' }),
+    );
+    await writeFile(
+      join(installed, 'index.js'),
+      "export default { name: 'watch', register() {} };",
+    );
+    const [instance] = await plan({ core: { plugins: [{ package: 'acme-watch' }] } });
+    expect(instance?.plugin.name).toBe('watch');
   });
 });

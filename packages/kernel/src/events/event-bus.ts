@@ -13,14 +13,32 @@ export interface EventMap {
 export type EventName = keyof EventMap;
 export type Listener<K extends EventName> = (payload: EventMap[K]) => void | Promise<void>;
 
+/** A listener with the plugin that subscribed it, to name it when it fails. */
+interface Subscription {
+  readonly listener: Listener<never>;
+  readonly subscriber: string | undefined;
+}
+
 /**
  * A typed publish/subscribe bus. Publishing never throws: a failing listener is logged and the
  * others still run, so one plugin cannot break another's reaction to an event.
  */
 export class EventBus {
-  private readonly listeners = new Map<EventName, Set<Listener<never>>>();
+  private listeners = new Map<EventName, Set<Subscription>>();
+  private subscriber: string | undefined;
 
   constructor(private readonly logger: Logger) {}
+
+  /**
+   * The same bus as a plugin uses it: a listener it subscribes that fails is logged with
+   * `{ plugin }`, so the log names the plugin to look at, not only the event.
+   */
+  forPlugin(plugin: string): EventBus {
+    const view = new EventBus(this.logger);
+    view.listeners = this.listeners;
+    view.subscriber = plugin;
+    return view;
+  }
 
   /** Subscribes; returns the function that unsubscribes. */
   on<K extends EventName>(event: K, listener: Listener<K>): () => void {
@@ -29,9 +47,13 @@ export class EventBus {
       set = new Set();
       this.listeners.set(event, set);
     }
-    set.add(listener as Listener<never>);
+    const subscription: Subscription = {
+      listener: listener as Listener<never>,
+      subscriber: this.subscriber,
+    };
+    set.add(subscription);
     return () => {
-      set.delete(listener as Listener<never>);
+      set.delete(subscription);
     };
   }
 
@@ -63,11 +85,12 @@ export class EventBus {
     const set = this.listeners.get(event);
     if (!set) return;
     await Promise.all(
-      [...set].map(async (listener) => {
+      [...set].map(async ({ listener, subscriber }) => {
         try {
           await (listener as Listener<K>)(payload);
         } catch (error) {
-          this.logger.error({ err: error, event }, 'Event listener failed');
+          const plugin = subscriber === undefined ? {} : { plugin: subscriber };
+          this.logger.error({ err: error, event, ...plugin }, 'Event listener failed');
         }
       }),
     );

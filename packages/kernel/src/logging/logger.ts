@@ -1,8 +1,7 @@
 import bunyan from 'bunyan';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { ConfigError } from '../errors.js';
+import { LogFile } from './log-file.js';
 import { PrettyStream } from './pretty-stream.js';
 
 export type Logger = bunyan;
@@ -33,8 +32,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
 /** Adds the JSON log file; called only once configuration is known to be valid. */
 export function addLogFile(logger: Logger, file: string, level: LogLevel = 'debug'): void {
-  mkdirSync(dirname(file), { recursive: true });
-  logger.addStream({ type: 'file', path: file, level });
+  deferLogFile(logger, level).open(file);
+}
+
+/** Adds a log file to open later (`open(path)`): records wait in memory until then. */
+export function deferLogFile(logger: Logger, level: LogLevel = 'debug'): LogFile {
+  const file = new LogFile();
+  logger.addStream({ type: 'stream', stream: file, level });
+  return file;
 }
 
 export function parseLogLevel(value: string | undefined): LogLevel {
@@ -53,7 +58,7 @@ export async function closeLogFiles(logger: Logger): Promise<void> {
   ).streams;
   await Promise.all(
     streams
-      .filter(({ type }) => type === 'file')
+      .filter(({ type, stream }) => type === 'file' || stream instanceof LogFile)
       .map(({ stream }) => new Promise<void>((resolve) => stream.end(resolve))),
   );
 }

@@ -8,6 +8,12 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
  */
 export type MetricsRegistry = Registry;
 
+/**
+ * prom-client's metric types, from the copy the registry comes from: a plugin makes its metrics
+ * with these (`new Gauge({ name, help, registers: [metrics] })`) without depending on prom-client.
+ */
+export { Counter, Gauge, Histogram, Summary } from 'prom-client';
+
 export function createMetricsRegistry(): MetricsRegistry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

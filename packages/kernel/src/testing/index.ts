@@ -1,1 +1,2 @@
 export * from './test-kernel.js';
+export * from './test-command.js';

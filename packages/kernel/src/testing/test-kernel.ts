@@ -1,4 +1,3 @@
-import bunyan from 'bunyan';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { planFromPlugins, type PluginChoice } from '../app/plan.js';
 import type { LogLevel } from '../logging/logger.js';
 import type { NodePaths } from '../paths.js';
 import type { Cradle, Environment, RunMode } from '../plugin.js';
+import { captureLogs } from './captured-logs.js';
 
 export interface TestKernelOptions {
   readonly plugins: readonly PluginChoice[];
@@ -42,14 +42,7 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     data: join(ownDirectory as string, 'data'),
     log: join(ownDirectory as string, 'data', 'logs', 'node.log'),
   };
-  const records = new bunyan.RingBuffer({ limit: 10_000 });
-  const logger = bunyan.createLogger({
-    name: 'lni-test',
-    streams: [
-      { type: 'raw', level: 'trace', stream: records },
-      { level: options.printLevel ?? 'fatal', stream: process.stderr },
-    ],
-  });
+  const { logger, records } = captureLogs(options.printLevel ?? 'fatal');
 
   const network = options.network ?? 'testnet';
   const plugins = planFromPlugins(options.plugins, mode, options.env ?? {});
@@ -66,7 +59,7 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     app,
     cradle: app.container.cradle,
     paths,
-    logs: records.records as Record<string, unknown>[],
+    logs: records,
     async stop() {
       const failures = await app.dispose('test finished');
       if (ownDirectory) await rm(ownDirectory, { recursive: true, force: true });

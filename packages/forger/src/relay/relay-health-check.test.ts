@@ -1,39 +1,13 @@
+import { runHealthChecks } from '@lni/kernel';
 import { describe, expect, it } from 'vitest';
-import { runHealthChecks } from './health-check.js';
-import { nodeHealthChecks, type RelayProbe } from './node-health-checks.js';
+import { relayHealthCheck, type RelayProbe } from './relay-health-check.js';
 
 const relay = (name: string, answer: () => Promise<unknown>): RelayProbe => ({
   name,
   currentRound: answer,
 });
 
-const relayChecks = (relays: readonly RelayProbe[]) =>
-  nodeHealthChecks({
-    database: () => undefined,
-    network: () => undefined,
-    sync: { lastBlock: () => undefined, peers: () => undefined, now: () => new Date() },
-    relays: () => relays,
-  });
-
-describe('runHealthChecks', () => {
-  it('names a check that hangs as failing once its time is up, and still reports the others', async () => {
-    const report = await runHealthChecks(
-      [
-        { name: 'stuck', run: () => new Promise(() => {}) },
-        { name: 'fine', run: () => Promise.resolve({ height: 3 }) },
-      ],
-      50,
-    );
-    expect(report).toEqual({
-      status: 'failing',
-      failing: ['stuck'],
-      checks: {
-        stuck: { ok: false, reason: 'no answer within 50 ms' },
-        fine: { ok: true, height: 3 },
-      },
-    });
-  });
-});
+const relayChecks = (relays: readonly RelayProbe[]) => [relayHealthCheck(() => relays)];
 
 describe('the relay check of a node with a forger', () => {
   it('passes when one relay answers though another does not, naming the one that answered', async () => {
