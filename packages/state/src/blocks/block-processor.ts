@@ -10,12 +10,14 @@ import {
 import type { EventBus, Logger } from '@lni/kernel';
 import type { LedgerState } from '../handlers/transaction-handler.js';
 import type { ElectionLog } from '../ledger/election-log.js';
+import { signerRegistrations } from '../wallets/signer-registrations.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
 import type { LastBlock } from '../wallets/wallet.js';
 import './block-events.js';
 import type { BlockHook } from './block-hook.js';
 import { BlockRejectedError } from './block-rejected-error.js';
 import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
+import type { ChainListener } from './chain-listener.js';
 import { emitBlockApplied } from './chain-events.js';
 import type { ForgingSchedule } from './forging-schedule.js';
 import { creditGenerator, debitGenerator } from './generator-credit.js';
@@ -45,12 +47,15 @@ export interface BlockProcessorDeps {
   readonly clock?: () => number;
   /** Told how long each block took to verify, apply and store, in seconds (a metric). */
   readonly applyDurations?: { observe(seconds: number): void };
+  /** Told of each block applied and each run of blocks reverted (the transaction pool). */
+  readonly chainListeners?: readonly ChainListener[];
 }
 
 /**
  * Applies and reverts blocks. A block changes state and storage as one unit: every check runs
  * first, then its transactions apply inside a wallet checkpoint, and the storage write comes
- * last; any failure rolls the checkpoint back. Calls run one at a time, in call order.
+ * last; any failure rolls the checkpoint back. Once stored, the change is announced on the
+ * event bus, then told to the chain listeners. Calls run one at a time, in call order.
  */
 export class BlockProcessor {
   readonly #deps: BlockProcessorDeps;
@@ -158,6 +163,21 @@ export class BlockProcessor {
     this.#deps.applyDurations?.observe(ms / 1000);
     this.#logApplied(block, Math.round(ms));
     this.#emitApplied(block, changed);
+    for (const listener of this.#deps.chainListeners ?? []) {
+      try {
+        listener.blockApplied(block);
+      } catch (error) {
+        this.#listenerFailed(error, [block]);
+      }
+    }
+  }
+
+  /** The change is stored and stays: a listener that failed to follow it is reported. */
+  #listenerFailed(error: unknown, blocks: readonly FullBlock[]): void {
+    this.#deps.logger.error(
+      { err: error, heights: blocks.map((block) => block.height) },
+      'Chain listener failed to follow the chain',
+    );
   }
 
   /**
@@ -280,16 +300,7 @@ export class BlockProcessor {
   }
 
   #registrationsOf(senderPublicKey: string): SignerRegistrations {
-    const address = this.#addressOf(senderPublicKey);
-    const attributes = this.#deps.wallets.get(address)?.attributes;
-    return {
-      ...(attributes?.secondPublicKey !== undefined && {
-        secondPublicKey: attributes.secondPublicKey,
-      }),
-      ...(attributes?.multiSignature !== undefined && {
-        multiSignature: attributes.multiSignature,
-      }),
-    };
+    return signerRegistrations(this.#deps.wallets.get(this.#addressOf(senderPublicKey)));
   }
 
   async #revertTo(height: number): Promise<FullBlock[]> {
@@ -348,6 +359,14 @@ export class BlockProcessor {
     const events = this.#deps.events;
     for (const block of reverted) events?.emit('block.reverted', { block });
     if (changed.length > 0) events?.emit('wallets.changed', { addresses: changed, height });
+    const oldestFirst = [...reverted].reverse();
+    for (const listener of this.#deps.chainListeners ?? []) {
+      try {
+        await listener.blocksReverted(oldestFirst);
+      } catch (error) {
+        this.#listenerFailed(error, oldestFirst);
+      }
+    }
     return reverted;
   }
 

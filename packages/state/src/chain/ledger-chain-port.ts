@@ -194,7 +194,7 @@ export class LedgerChainPort implements ChainPort {
     return { valid: true };
   }
 
-  /** The reverted blocks' transactions return to the pool through the `block.reverted` event. */
+  /** The reverted blocks' transactions return to the pool, one of the processor's chain listeners. */
   async revertTo(height: number): Promise<void> {
     await this.#deps.blockProcessor.revertTo(height);
   }
@@ -240,8 +240,10 @@ export class LedgerChainPort implements ChainPort {
 
   /** Transactions submitted to this node (the API), for p2p to pass on to its peers. */
   onSubmittedTransactions(listener: (transactions: readonly Buffer[]) => void): () => void {
-    return this.#deps.transactionPool.onAccepted((serialized, origin) => {
-      if (origin === 'submitted') listener(serialized);
+    return this.#deps.transactionPool.subscribe({
+      added: (entries, origin) => {
+        if (origin === 'submitted') listener(entries.map((entry) => entry.bytes));
+      },
     });
   }
 
