@@ -139,6 +139,7 @@ export const statePlugin = definePlugin<StateOptions>({
             ],
             applyDurations,
             chainListeners: [transactionPool],
+            verifiedTransactions: transactionPool,
             ...(verificationPool && { verificationPool }),
           }),
       ).singleton(),

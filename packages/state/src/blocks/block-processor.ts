@@ -4,13 +4,14 @@ import {
   verifyBlockInPool,
   type BlockVerification,
   type Milestones,
+  type VerifyBlockOptions,
   type SignerRegistrations,
   type VerificationPool,
 } from '@lni/crypto';
 import type { EventBus, Logger } from '@lni/kernel';
 import type { LedgerState } from '../handlers/transaction-handler.js';
 import type { ElectionLog } from '../ledger/election-log.js';
-import { signerRegistrations } from '../wallets/signer-registrations.js';
+import { sameRegistrations, signerRegistrations } from '../wallets/signer-registrations.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
 import type { LastBlock } from '../wallets/wallet.js';
 import './block-events.js';
@@ -18,6 +19,7 @@ import type { BlockHook } from './block-hook.js';
 import { BlockRejectedError } from './block-rejected-error.js';
 import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
 import type { ChainListener } from './chain-listener.js';
+import type { VerifiedTransactions } from './verified-transactions.js';
 import { emitBlockApplied } from './chain-events.js';
 import type { ForgingSchedule } from './forging-schedule.js';
 import { creditGenerator, debitGenerator } from './generator-credit.js';
@@ -49,6 +51,8 @@ export interface BlockProcessorDeps {
   readonly applyDurations?: { observe(seconds: number): void };
   /** Told of each block applied and each run of blocks reverted (the transaction pool). */
   readonly chainListeners?: readonly ChainListener[];
+  /** Transactions verified before they reached a block (the pool's): see #verify. */
+  readonly verifiedTransactions?: VerifiedTransactions;
 }
 
 /**
@@ -81,9 +85,13 @@ export class BlockProcessor {
     this.#lastBlock = await this.#deps.blockStore.lastBlock();
   }
 
-  /** Verifies and applies the next block; throws BlockRejectedError with nothing changed. */
-  process(block: FullBlock): Promise<void> {
-    return this.#exclusive(() => this.#process(block));
+  /**
+   * Verifies and applies the next block; throws BlockRejectedError with nothing changed.
+   * `serialized`: the wire bytes its transactions were read from, in block order, checked and
+   * stored as they are instead of being serialized again.
+   */
+  process(block: FullBlock, serialized?: readonly Buffer[]): Promise<void> {
+    return this.#exclusive(() => this.#process(block, serialized));
   }
 
   /** Reverts every block above `height` (newest first); returns them, newest first. */
@@ -117,14 +125,14 @@ export class BlockProcessor {
     return run;
   }
 
-  async #process(block: FullBlock): Promise<void> {
+  async #process(block: FullBlock, serialized?: readonly Buffer[]): Promise<void> {
     const started = performance.now();
     this.#checkChained(block);
     if (block.height > 1) this.#checkSlotAndGenerator(block);
     const verification =
       block.height === 1 && this.#deps.network.nethash !== undefined
         ? await this.#verifyGenesis(block, this.#deps.network.nethash)
-        : await this.#verify(block);
+        : await this.#verify(block, serialized);
     const failure = verification.failures[0];
     if (failure) {
       const transaction = failure.transaction;
@@ -143,7 +151,7 @@ export class BlockProcessor {
     try {
       this.#applyTransactions(block);
       changed = wallets.changedSince(checkpoint);
-      await blockStore.save(block);
+      await blockStore.save(block, serialized);
     } catch (error) {
       wallets.rollback(checkpoint);
       if (error instanceof BlockRejectedError) throw error;
@@ -269,9 +277,29 @@ export class BlockProcessor {
     }
   }
 
-  #verify(block: FullBlock): Promise<BlockVerification> | BlockVerification {
-    const { milestones, verificationPool } = this.#deps;
-    const options = { registrationsOf: (key: string) => this.#registrationsOf(key) };
+  /**
+   * Every rule of the block. A transaction the pool verified is not verified again when its
+   * sender's registrations are those it was verified under: the id hashes the whole
+   * serialization, signatures included, so the same id is the same bytes, and the same bytes
+   * under the same registrations verify the same way. Registrations changed since (a second
+   * key or a multisignature registered after the pool took it, a revert) send it through the
+   * full check, as a transaction the pool never saw.
+   */
+  #verify(
+    block: FullBlock,
+    serialized?: readonly Buffer[],
+  ): Promise<BlockVerification> | BlockVerification {
+    const { milestones, verificationPool, verifiedTransactions } = this.#deps;
+    const options: VerifyBlockOptions = {
+      registrationsOf: (key) => this.#registrationsOf(key),
+      ...(serialized && { serialized }),
+      ...(verifiedTransactions && {
+        verifiedBefore: (id, registrations) => {
+          const verifiedUnder = verifiedTransactions.verifiedUnder(id);
+          return verifiedUnder !== undefined && sameRegistrations(verifiedUnder, registrations);
+        },
+      }),
+    };
     return verificationPool
       ? verifyBlockInPool(block, milestones, verificationPool, options)
       : verifyBlock(block, milestones, options);

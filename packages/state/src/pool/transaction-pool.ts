@@ -1,7 +1,13 @@
-import { type Milestones, type TransactionData, type VerificationPool } from '@lni/crypto';
+import type {
+  Milestones,
+  SignerRegistrations,
+  TransactionData,
+  VerificationPool,
+} from '@lni/crypto';
 import type { Logger } from '@lni/kernel';
 import type { FullBlock } from '../blocks/block-store.js';
 import type { ChainListener } from '../blocks/chain-listener.js';
+import type { VerifiedTransactions } from '../blocks/verified-transactions.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
 import { blockCandidates } from './block-candidates.js';
 import { PoolAdmission } from './pool-admission.js';
@@ -43,7 +49,7 @@ export interface TransactionPoolDeps {
  * accepts is in storage before `add` answers, and what leaves it is removed from storage in the
  * same order. Everything it announces goes through `subscribe`.
  */
-export class TransactionPool implements ChainListener {
+export class TransactionPool implements ChainListener, VerifiedTransactions {
   readonly #announcer: PoolAnnouncer;
   readonly #keeper: PoolKeeper;
   readonly #index: PoolIndex;
@@ -114,6 +120,11 @@ export class TransactionPool implements ChainListener {
 
   entries(): IterableIterator<PoolEntry> {
     return this.#index.entries();
+  }
+
+  /** The sender's registrations a pooled transaction's signatures were verified under. */
+  verifiedUnder(id: string): SignerRegistrations | undefined {
+    return this.#index.get(id)?.verifiedUnder;
   }
 
   /** Judges transactions from hex bytes (peers); malformed ones are refused by index. */

@@ -114,7 +114,10 @@ export function testProcessor(
   network: TestNetwork,
   blockStore: BlockStore,
   options: Partial<
-    Pick<BlockProcessorDeps, 'clock' | 'chainListeners' | 'verificationPool' | 'events' | 'logger'>
+    Pick<
+      BlockProcessorDeps,
+      'clock' | 'chainListeners' | 'verifiedTransactions' | 'verificationPool' | 'events' | 'logger'
+    >
   > = {},
 ) {
   const wallets = new WalletRepository();
