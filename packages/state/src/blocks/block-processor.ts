@@ -11,15 +11,15 @@ import {
 import type { EventBus, Logger } from '@lni/kernel';
 import type { LedgerState } from '../handlers/transaction-handler.js';
 import type { ElectionLog } from '../ledger/election-log.js';
-import { sameRegistrations, signerRegistrations } from '../wallets/signer-registrations.js';
+import { signerRegistrations } from '../wallets/signer-registrations.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
 import type { LastBlock } from '../wallets/wallet.js';
 import './block-events.js';
 import type { BlockHook } from './block-hook.js';
 import { BlockRejectedError } from './block-rejected-error.js';
 import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
-import type { ChainListener } from './chain-listener.js';
-import type { VerifiedTransactions } from './verified-transactions.js';
+import { tellApplied, tellReverted, type ChainListener } from './chain-listener.js';
+import { verifiedBefore, type VerifiedTransactions } from './verified-transactions.js';
 import { emitBlockApplied } from './chain-events.js';
 import type { ForgingSchedule } from './forging-schedule.js';
 import { creditGenerator, debitGenerator } from './generator-credit.js';
@@ -51,7 +51,7 @@ export interface BlockProcessorDeps {
   readonly applyDurations?: { observe(seconds: number): void };
   /** Told of each block applied and each run of blocks reverted (the transaction pool). */
   readonly chainListeners?: readonly ChainListener[];
-  /** Transactions verified before they reached a block (the pool's): see #verify. */
+  /** Transactions verified before they reached a block (the pool's); see #verify. */
   readonly verifiedTransactions?: VerifiedTransactions;
 }
 
@@ -171,21 +171,7 @@ export class BlockProcessor {
     this.#deps.applyDurations?.observe(ms / 1000);
     this.#logApplied(block, Math.round(ms));
     this.#emitApplied(block, changed);
-    for (const listener of this.#deps.chainListeners ?? []) {
-      try {
-        listener.blockApplied(block);
-      } catch (error) {
-        this.#listenerFailed(error, [block]);
-      }
-    }
-  }
-
-  /** The change is stored and stays: a listener that failed to follow it is reported. */
-  #listenerFailed(error: unknown, blocks: readonly FullBlock[]): void {
-    this.#deps.logger.error(
-      { err: error, heights: blocks.map((block) => block.height) },
-      'Chain listener failed to follow the chain',
-    );
+    tellApplied(this.#deps.chainListeners ?? [], block, this.#deps.logger);
   }
 
   /**
@@ -278,12 +264,8 @@ export class BlockProcessor {
   }
 
   /**
-   * Every rule of the block. A transaction the pool verified is not verified again when its
-   * sender's registrations are those it was verified under: the id hashes the whole
-   * serialization, signatures included, so the same id is the same bytes, and the same bytes
-   * under the same registrations verify the same way. Registrations changed since (a second
-   * key or a multisignature registered after the pool took it, a revert) send it through the
-   * full check, as a transaction the pool never saw.
+   * Every rule of the block. Signatures the pool verified are not checked again while their
+   * senders' registrations are unchanged (see verifiedBefore in verified-transactions.ts).
    */
   #verify(
     block: FullBlock,
@@ -293,12 +275,7 @@ export class BlockProcessor {
     const options: VerifyBlockOptions = {
       registrationsOf: (key) => this.#registrationsOf(key),
       ...(serialized && { serialized }),
-      ...(verifiedTransactions && {
-        verifiedBefore: (id, registrations) => {
-          const verifiedUnder = verifiedTransactions.verifiedUnder(id);
-          return verifiedUnder !== undefined && sameRegistrations(verifiedUnder, registrations);
-        },
-      }),
+      ...(verifiedTransactions && { verifiedBefore: verifiedBefore(verifiedTransactions) }),
     };
     return verificationPool
       ? verifyBlockInPool(block, milestones, verificationPool, options)
@@ -388,13 +365,7 @@ export class BlockProcessor {
     for (const block of reverted) events?.emit('block.reverted', { block });
     if (changed.length > 0) events?.emit('wallets.changed', { addresses: changed, height });
     const oldestFirst = [...reverted].reverse();
-    for (const listener of this.#deps.chainListeners ?? []) {
-      try {
-        await listener.blocksReverted(oldestFirst);
-      } catch (error) {
-        this.#listenerFailed(error, oldestFirst);
-      }
-    }
+    await tellReverted(this.#deps.chainListeners ?? [], oldestFirst, this.#deps.logger);
     return reverted;
   }
 
