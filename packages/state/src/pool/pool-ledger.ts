@@ -1,5 +1,6 @@
 import {
   addressFromPublicKey,
+  IdentityError,
   type Milestones,
   type SignerRegistrations,
   type TransactionData,
@@ -61,9 +62,10 @@ export class PoolLedger {
     let address: string;
     try {
       address = this.addressOf(senderPublicKey);
-    } catch {
+    } catch (error) {
       // Validation refuses such a transaction with a reason; its signatures cannot verify.
-      return {};
+      if (error instanceof IdentityError) return {};
+      throw error;
     }
     return signerRegistrations(this.#deps.wallets.get(address));
   }
