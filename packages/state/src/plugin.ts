@@ -148,7 +148,8 @@ export const statePlugin = definePlugin<StateOptions>({
           wallets: walletRepository,
           milestones,
           network: { pubKeyHash },
-          // Read when judging, from the processor that has the pool among its listeners.
+          // Resolved when judging: the processor takes the pool as its listener, so the pool
+          // cannot take the processor when it is made.
           tip: () => {
             const last = container.cradle.blockProcessor.lastBlock;
             return { height: last?.height ?? 0, timestamp: last?.timestamp ?? 0 };
