@@ -4,7 +4,7 @@ import {
   forgeBlock,
   loadNetworkConfig,
   Milestones,
-  serializeFullBlock,
+  serializeBlock,
   type KeyPair,
 } from '@lni/crypto';
 import { definePlugin, type Cradle } from '@lni/kernel';
@@ -143,24 +143,26 @@ function relayAddresses(
   return [{ host: '127.0.0.1', port: options.relayPort }];
 }
 
-/** Builds blocks with @lni/crypto: the relay's hex transactions decoded, the block forged and encoded. */
+/**
+ * Builds blocks with @lni/crypto. Each transaction's bytes, as the relay sent them, are decoded
+ * from hex once, read once for the totals, and go into the block as they are.
+ */
 export function cryptoBlockAssembler(milestones: Milestones): BlockAssembler {
   return (template) => {
+    const serialized = template.transactions.map((hex) => Buffer.from(hex, 'hex'));
     const block = forgeBlock({
       keys: template.keys,
       previousBlock: template.previousBlock,
       timestamp: template.timestamp,
       reward: template.reward,
-      transactions: template.transactions.map((hex) =>
-        deserializeTransaction(Buffer.from(hex, 'hex')),
-      ),
+      transactions: serialized.map((bytes) => deserializeTransaction(bytes)),
       milestones,
     });
     return {
       id: block.id,
       height: block.height,
       numberOfTransactions: block.numberOfTransactions,
-      serialized: serializeFullBlock(block, milestones).toString('hex'),
+      serialized: serializeBlock(block, serialized, milestones),
     };
   };
 }

@@ -19,28 +19,12 @@ import {
   testNetwork,
   transferOf,
 } from '../src/blocks/__fixtures__/test-chain.js';
+import { MemoryBlockStore } from '../src/blocks/__fixtures__/memory-block-store.js';
 import { openTestStore } from '../src/blocks/__fixtures__/test-database.js';
 import { StateRebuilder } from '../src/chain/state-rebuilder.js';
 import { WalletRepository } from '../src/wallets/wallet-repository.js';
 
 const TX_PER_BLOCK = 150;
-
-/** Blocks are kept in memory; what a store needs for processing only. */
-class MemoryBlockStore implements BlockStore {
-  readonly blocks: FullBlock[] = [];
-  lastBlock = async () => this.blocks[this.blocks.length - 1];
-  blockById = async (id: string) => this.blocks.find((b) => b.id === id);
-  blocksInRange = async (from: number, to: number) =>
-    this.blocks.filter((b) => b.height >= from && b.height <= to);
-  save = async (block: FullBlock) => {
-    this.blocks.push(block);
-  };
-  deleteAbove = async (height: number) => {
-    this.blocks.splice(height);
-  };
-  lastForgedBy = async () => undefined;
-  transactionById = async () => undefined;
-}
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { BlockProcessor } from './blocks/block-processor.js';
 import { DatabaseBlockStore } from './blocks/database-block-store.js';
 import { LedgerChainPort } from './chain/ledger-chain-port.js';
-import { followChain } from './chain/follow-chain.js';
 import { StateRebuilder } from './chain/state-rebuilder.js';
 import { DelegateRanks } from './ledger/delegate-ranks.js';
 import { LedgerForgingPort } from './ledger/ledger-forging-port.js';
@@ -25,6 +24,7 @@ import { MissedSlotTracker } from './production/missed-slots.js';
 import { publishMissedSlots } from './production/missed-slot-events.js';
 import { storeMissedSlots } from './production/stored-missed-slots.js';
 import { LegacyPoolFile } from './pool/legacy-pool-file.js';
+import { poolEvents } from './pool/pool-events.js';
 import { PoolJournal } from './pool/pool-journal.js';
 import { PoolRecovery } from './pool/pool-recovery.js';
 import { TransactionPool } from './pool/transaction-pool.js';
@@ -115,7 +115,7 @@ export const statePlugin = definePlugin<StateOptions>({
       ),
       stateWalletReplica: asValue(walletReplica),
       blockProcessor: asFunction(
-        ({ database, blockStorage, roundStorage, missedSlotStorage }) =>
+        ({ database, blockStorage, roundStorage, missedSlotStorage, transactionPool }) =>
           new BlockProcessor({
             wallets: walletRepository,
             milestones,
@@ -138,26 +138,30 @@ export const statePlugin = definePlugin<StateOptions>({
               new DelegateRanks(walletRepository),
             ],
             applyDurations,
+            chainListeners: [transactionPool],
+            verifiedTransactions: transactionPool,
             ...(verificationPool && { verificationPool }),
           }),
       ).singleton(),
-      transactionPool: asFunction(
-        ({ blockProcessor, poolStorage }) =>
-          new TransactionPool({
-            wallets: walletRepository,
-            milestones,
-            network: { pubKeyHash },
-            tip: () => {
-              const last = blockProcessor.lastBlock;
-              return { height: last?.height ?? 0, timestamp: last?.timestamp ?? 0 };
-            },
-            poolOptions: options.pool,
-            logger,
-            journal: new PoolJournal({ poolStorage, logger }),
-            events,
-            ...(verificationPool && { verificationPool }),
-          }),
-      ).singleton(),
+      transactionPool: asFunction(({ poolStorage }) => {
+        const pool = new TransactionPool({
+          wallets: walletRepository,
+          milestones,
+          network: { pubKeyHash },
+          // Resolved when judging: the processor takes the pool as its listener, so the pool
+          // cannot take the processor when it is made.
+          tip: () => {
+            const last = container.cradle.blockProcessor.lastBlock;
+            return { height: last?.height ?? 0, timestamp: last?.timestamp ?? 0 };
+          },
+          poolOptions: options.pool,
+          logger,
+          journal: new PoolJournal({ poolStorage, logger }),
+          ...(verificationPool && { verificationPool }),
+        });
+        pool.subscribe(poolEvents(events));
+        return pool;
+      }).singleton(),
     });
     provide(container, 'roundKeeper', asValue(roundKeeper));
     provide(container, 'missedSlots', asValue(missedSlots));
@@ -244,7 +248,7 @@ export const statePlugin = definePlugin<StateOptions>({
     );
   },
 
-  async boot({ container, logger, events, options, paths }) {
+  async boot({ container, logger, options, paths }) {
     const cradle = container.cradle as Cradle & Record<string, unknown>;
     const { blockProcessor, transactionPool, database, blockStorage, poolStorage } = cradle;
     const { walletRepository } = cradle;
@@ -275,7 +279,6 @@ export const statePlugin = definePlugin<StateOptions>({
       if (missedStored > 0) logger.info({ slots: missedStored }, 'Missed slots stored');
       await blockProcessor.initialize();
     }
-    followChain(events, transactionPool as TransactionPool, logger);
     await new PoolRecovery({
       transactionPool,
       poolStorage,

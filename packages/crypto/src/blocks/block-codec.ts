@@ -28,8 +28,23 @@ export function deserializeBlock(
   bytes: Uint8Array,
   milestones: Milestones,
 ): BlockData<TransactionData> {
+  return readBlock(bytes, milestones).block;
+}
+
+/** A block read from wire bytes, with the bytes each of its transactions was read from. */
+export interface ReadBlock {
+  readonly block: BlockData<TransactionData>;
+  /** In block order; empty when the bytes held the header only. */
+  readonly serialized: readonly Buffer[];
+}
+
+/**
+ * deserializeBlock, keeping each transaction's wire bytes, so that what checks and stores the
+ * block need not serialize its transactions again.
+ */
+export function readBlock(bytes: Uint8Array, milestones: Milestones): ReadBlock {
   const { block, transactions } = deserializeBlockParts(bytes, milestones);
-  if (transactions === undefined) return block;
+  if (transactions === undefined) return { block, serialized: [] };
   let offset = bytes.length - transactions.reduce((sum, tx) => sum + tx.length, 0);
   const data = transactions.map((tx, index) => {
     try {
@@ -46,5 +61,5 @@ export function deserializeBlock(
       offset += tx.length;
     }
   });
-  return { ...block, transactions: data };
+  return { block: { ...block, transactions: data }, serialized: transactions };
 }

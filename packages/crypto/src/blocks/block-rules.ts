@@ -10,7 +10,7 @@ export interface TransactionFacts {
   readonly claimedId: string | undefined;
   /** sha256 of the serialization, as computed. */
   readonly id: string;
-  readonly bytes: Buffer;
+  readonly bytes: Uint8Array;
   readonly amount: bigint;
   readonly fee: bigint;
   readonly expiration: number | undefined;

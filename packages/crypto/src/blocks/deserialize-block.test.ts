@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addressFromPublicKey } from '../identities/address.js';
 import { keysFromPassphrase } from '../identities/keys.js';
 import { transfer } from '../transactions/builders/transfer-builder.js';
+import { serializeTransaction } from '../transactions/serializer.js';
 import { testMilestones } from './__fixtures__/milestones.js';
 import {
   BlockDeserializationError,
@@ -9,6 +10,7 @@ import {
   blockToJson,
   deserializeBlock,
   forgeBlock,
+  readBlock,
   serializeBlockHeader,
   serializeFullBlock,
 } from './index.js';
@@ -47,6 +49,13 @@ describe('deserializeBlock', () => {
     const header = deserializeBlock(bytes.subarray(0, headerLength), testMilestones);
     expect(header.id).toBe(block.id);
     expect(header.transactions).toBeUndefined();
+  });
+
+  it('keeps, with readBlock, the bytes each transaction was read from', () => {
+    const read = readBlock(bytes, testMilestones);
+    expect(read.block).toEqual(block);
+    expect(read.serialized).toEqual(transactions.map((tx) => serializeTransaction(tx)));
+    expect(readBlock(bytes.subarray(0, headerLength), testMilestones).serialized).toEqual([]);
   });
 
   it('names the field and offset where the bytes run out', () => {

@@ -7,9 +7,12 @@ import type { TransactionData } from '../transactions/transaction-data.js';
 import { transactionId } from '../transactions/transaction-hash.js';
 import { VerificationPool } from '../verification/verification-pool.js';
 import { testMilestoneEntries, testMilestones } from './__fixtures__/milestones.js';
+import { serializeTransaction } from '../transactions/serializer.js';
 import {
   blockId,
   forgeBlock,
+  readBlock,
+  serializeFullBlock,
   payloadHashOf,
   signBlockHeader,
   verifyBlock,
@@ -175,5 +178,68 @@ describe('verifyBlock', () => {
     const batch = await verifyBlocksInPool([good, bad, good], testMilestones, pool);
     expect(batch.map((result) => result.verified)).toEqual([true, false, true]);
     expect(batch[1]).toEqual(verifyBlock(bad, testMilestones));
+  });
+
+  it('takes the bytes a block was read from as its transactions, with the same verdicts', () => {
+    const [first, second] = transfers(2) as [TransactionData, TransactionData];
+    const tampered = { ...second, amount: second.amount + 1n };
+    for (const block of [
+      forge([first, second]),
+      forge([first, { ...tampered, id: transactionId(tampered) }]),
+    ]) {
+      const read = readBlock(serializeFullBlock(block, testMilestones), testMilestones);
+      expect(read.serialized.map((bytes) => bytes.toString('hex'))).toEqual(
+        [first, block.transactions?.[1] as TransactionData].map((tx) =>
+          serializeTransaction(tx).toString('hex'),
+        ),
+      );
+      expect(verifyBlock(read.block, testMilestones, { serialized: read.serialized })).toEqual(
+        verifyBlock(block, testMilestones),
+      );
+    }
+  });
+
+  it('does not check again the signatures the caller verified under the same registrations', () => {
+    const [first, second] = transfers(2) as [TransactionData, TransactionData];
+    const tampered = { ...second, amount: second.amount + 1n };
+    const id = transactionId(tampered);
+    const block = forge([first, { ...tampered, id }]);
+    const asked: unknown[] = [];
+    const registrationsOf = () => ({ secondPublicKey: generator.publicKey.toString('hex') });
+    const vouched = verifyBlock(block, testMilestones, {
+      verifiedBefore: (txId, registrations) => {
+        asked.push([txId, registrations]);
+        return true;
+      },
+    });
+    // The caller vouched for both (wrongly, for the tampered one): no signature was checked.
+    expect(vouched).toEqual({ verified: true, failures: [] });
+    expect(asked).toEqual([
+      [first.id, {}],
+      [id, {}],
+    ]);
+    const withRegistrations = verifyBlock(block, testMilestones, {
+      registrationsOf,
+      verifiedBefore: (_id, registrations) => registrations.secondPublicKey === undefined,
+    });
+    expect(withRegistrations.failures.map((failure) => failure.rule)).toEqual([
+      'transactionSignature',
+      'transactionSignature',
+    ]);
+  });
+
+  it('asks about the id it computes, not the id a transaction claims', () => {
+    const [first, second] = transfers(2) as [TransactionData, TransactionData];
+    const tampered = { ...second, amount: second.amount + 1n };
+    // The tampered transaction claims the id of the one its signature was made for.
+    const block = forge([first, { ...tampered, id: second.id as string }]);
+    const result = verifyBlock(block, testMilestones, {
+      verifiedBefore: (txId) => txId === second.id || txId === first.id,
+    });
+    expect(result.failures.map((failure) => [failure.rule, failure.transaction])).toEqual([
+      ['payloadHash', undefined],
+      ['transactionId', 1],
+      ['transactionSignature', 1],
+    ]);
   });
 });

@@ -19,6 +19,18 @@ export interface VerifyBlockOptions {
    * state. Without it every sender is judged as a plain wallet, so a second signature fails.
    */
   readonly registrationsOf?: (senderPublicKey: string) => SignerRegistrations;
+  /**
+   * The wire bytes each transaction was read from, in block order: taken as its serialization
+   * instead of serializing it again. They must be the bytes `block.transactions` were read from.
+   */
+  readonly serialized?: readonly Uint8Array[];
+  /**
+   * Whether the caller already verified the signatures of the transaction with this id (the
+   * id computed here, which hashes the signatures too) under these signer registrations: its
+   * signatures are then not checked again, since the same bytes under the same registrations
+   * verify the same way.
+   */
+  readonly verifiedBefore?: (id: string, registrations: SignerRegistrations) => boolean;
 }
 
 interface PreparedBlock {
@@ -64,7 +76,7 @@ export async function verifyBlocksInPool(
   blocks: readonly BlockData<TransactionData>[],
   milestones: Milestones,
   pool: VerificationPool,
-  options: VerifyBlockOptions = {},
+  options: Omit<VerifyBlockOptions, 'serialized'> = {},
 ): Promise<BlockVerification[]> {
   const prepared = blocks.map((block) => prepare(block, milestones, options));
   const valid = await pool.verify(prepared.flatMap((block) => block.items));
@@ -88,13 +100,14 @@ function prepare(
   const owners: (number | undefined)[] = [];
   const facts: TransactionFacts[] = [];
   transactions.forEach((transaction, index) => {
-    const fact = transactionFacts(transaction);
+    const fact = transactionFacts(transaction, options.serialized?.[index]);
     if (fact instanceof Error) {
       failures.push({ rule: 'transactionId', message: fact.message, transaction: index });
       return;
     }
     facts.push(fact);
     const registrations = registrationsOf(transaction.senderPublicKey);
+    if (options.verifiedBefore?.(fact.id, registrations)) return;
     for (const item of transactionVerificationItems(transaction, registrations)) {
       items.push(item);
       owners.push(index);

@@ -14,8 +14,8 @@ export interface AssembledBlock {
   readonly id: string;
   readonly height: number;
   readonly numberOfTransactions: number;
-  /** The serialized block (hex) as it travels over P2P. */
-  readonly serialized: string;
+  /** The serialized block as it travels over P2P. */
+  readonly serialized: Buffer;
 }
 
 export type BlockAssembler = (template: BlockTemplate) => AssembledBlock;

@@ -50,9 +50,9 @@ class ScriptedRelay implements RelayPort {
   async transactionsForBlock() {
     return ['aa', 'bb'];
   }
-  async postBlock(block: string) {
+  async postBlock(block: Buffer) {
     if (this.refusesBlocks) throw new Error('block refused');
-    this.posted.push(block);
+    this.posted.push(block.toString());
   }
 }
 
@@ -76,7 +76,7 @@ function setup(relays: RelayPort[], now?: () => number) {
         id: `block-${height}`,
         height,
         numberOfTransactions: template.transactions.length,
-        serialized: `block-${height}`,
+        serialized: Buffer.from(`block-${height}`),
       };
     },
     logger: createLogger({ out, level: 'debug' }),

@@ -146,7 +146,7 @@ export class ForgerService {
   }
 
   /** Every relay gets the block; forging succeeded if at least one accepted it. */
-  private async postEverywhere(block: string): Promise<void> {
+  private async postEverywhere(block: Buffer): Promise<void> {
     const results = await Promise.allSettled(
       this.deps.relays.map((relay) => relay.postBlock(block)),
     );

@@ -32,6 +32,6 @@ export interface RelayPort {
   networkState(): Promise<NetworkState>;
   /** Serialized (hex) transactions for the next block, best first, within the milestone limits. */
   transactionsForBlock(): Promise<readonly string[]>;
-  /** Posts a forged, serialized (hex) block. */
-  postBlock(block: string): Promise<void>;
+  /** Posts a forged, serialized block. */
+  postBlock(block: Buffer): Promise<void>;
 }

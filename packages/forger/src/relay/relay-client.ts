@@ -71,11 +71,11 @@ export class RelayClient implements RelayPort {
   }
 
   /** Posts a forged block as ARK's forger does: postBlock without headers. */
-  async postBlock(block: string): Promise<void> {
+  async postBlock(block: Buffer): Promise<void> {
     const payload = await this.request(
       'postBlock',
       routeId('postBlock'),
-      postBlockCodec.encodeRequest({ block: Buffer.from(block, 'hex'), hops: 0 }),
+      postBlockCodec.encodeRequest({ block, hops: 0 }),
     );
     let reply;
     try {

@@ -2,29 +2,9 @@ import { createLogger } from '@lni/kernel';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { WalletRepository } from '../wallets/wallet-repository.js';
-import type { BlockStore, FullBlock } from './block-store.js';
 import { BlockProcessor } from './block-processor.js';
+import { MemoryBlockStore } from './__fixtures__/memory-block-store.js';
 import { BLOCKTIME, nextBlock, PUB_KEY_HASH, testNetwork } from './__fixtures__/test-chain.js';
-
-/** Only what the processor calls while applying blocks in order. */
-function memoryStore(): BlockStore {
-  const blocks: FullBlock[] = [];
-  const store = {
-    lastBlock: async () => blocks.at(-1),
-    blockById: async (id: string) => blocks.find((block) => block.id === id),
-    blocksInRange: async (from: number, to: number) =>
-      blocks.filter((block) => block.height >= from && block.height <= to),
-    save: async (block: FullBlock) => {
-      blocks.push(block);
-    },
-    deleteAbove: async (height: number) => {
-      blocks.splice(height);
-    },
-    lastForgedBy: async () => undefined,
-    transactionById: async () => undefined,
-  };
-  return store;
-}
 
 describe('BlockProcessor logging', () => {
   it('logs blocks of the last slots at info and older ones, as a sync applies them, at debug', async () => {
@@ -41,7 +21,7 @@ describe('BlockProcessor logging', () => {
       milestones: network.milestones,
       network: { pubKeyHash: PUB_KEY_HASH },
       forgingSchedule: network.schedule,
-      blockStore: memoryStore(),
+      blockStore: new MemoryBlockStore(),
       logger: createLogger({ level: 'trace', out, pretty: false }),
     });
     const epochMs = Date.parse(network.milestones.at(1).epoch);

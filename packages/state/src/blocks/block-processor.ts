@@ -4,18 +4,22 @@ import {
   verifyBlockInPool,
   type BlockVerification,
   type Milestones,
+  type VerifyBlockOptions,
   type SignerRegistrations,
   type VerificationPool,
 } from '@lni/crypto';
 import type { EventBus, Logger } from '@lni/kernel';
 import type { LedgerState } from '../handlers/transaction-handler.js';
 import type { ElectionLog } from '../ledger/election-log.js';
+import { signerRegistrations } from '../wallets/signer-registrations.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
 import type { LastBlock } from '../wallets/wallet.js';
 import './block-events.js';
 import type { BlockHook } from './block-hook.js';
 import { BlockRejectedError } from './block-rejected-error.js';
 import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
+import { tellApplied, tellReverted, type ChainListener } from './chain-listener.js';
+import { verifiedBefore, type VerifiedTransactions } from './verified-transactions.js';
 import { emitBlockApplied } from './chain-events.js';
 import type { ForgingSchedule } from './forging-schedule.js';
 import { creditGenerator, debitGenerator } from './generator-credit.js';
@@ -45,12 +49,17 @@ export interface BlockProcessorDeps {
   readonly clock?: () => number;
   /** Told how long each block took to verify, apply and store, in seconds (a metric). */
   readonly applyDurations?: { observe(seconds: number): void };
+  /** Told of each block applied and each run of blocks reverted (the transaction pool). */
+  readonly chainListeners?: readonly ChainListener[];
+  /** Transactions verified before they reached a block (the pool's); see #verify. */
+  readonly verifiedTransactions?: VerifiedTransactions;
 }
 
 /**
  * Applies and reverts blocks. A block changes state and storage as one unit: every check runs
  * first, then its transactions apply inside a wallet checkpoint, and the storage write comes
- * last; any failure rolls the checkpoint back. Calls run one at a time, in call order.
+ * last; any failure rolls the checkpoint back. Once stored, the change is announced on the
+ * event bus, then told to the chain listeners. Calls run one at a time, in call order.
  */
 export class BlockProcessor {
   readonly #deps: BlockProcessorDeps;
@@ -76,9 +85,13 @@ export class BlockProcessor {
     this.#lastBlock = await this.#deps.blockStore.lastBlock();
   }
 
-  /** Verifies and applies the next block; throws BlockRejectedError with nothing changed. */
-  process(block: FullBlock): Promise<void> {
-    return this.#exclusive(() => this.#process(block));
+  /**
+   * Verifies and applies the next block; throws BlockRejectedError with nothing changed.
+   * `serialized`: the wire bytes its transactions were read from, in block order, checked and
+   * stored as they are instead of being serialized again.
+   */
+  process(block: FullBlock, serialized?: readonly Buffer[]): Promise<void> {
+    return this.#exclusive(() => this.#process(block, serialized));
   }
 
   /** Reverts every block above `height` (newest first); returns them, newest first. */
@@ -112,14 +125,14 @@ export class BlockProcessor {
     return run;
   }
 
-  async #process(block: FullBlock): Promise<void> {
+  async #process(block: FullBlock, serialized?: readonly Buffer[]): Promise<void> {
     const started = performance.now();
     this.#checkChained(block);
     if (block.height > 1) this.#checkSlotAndGenerator(block);
     const verification =
       block.height === 1 && this.#deps.network.nethash !== undefined
         ? await this.#verifyGenesis(block, this.#deps.network.nethash)
-        : await this.#verify(block);
+        : await this.#verify(block, serialized);
     const failure = verification.failures[0];
     if (failure) {
       const transaction = failure.transaction;
@@ -138,7 +151,7 @@ export class BlockProcessor {
     try {
       this.#applyTransactions(block);
       changed = wallets.changedSince(checkpoint);
-      await blockStore.save(block);
+      await blockStore.save(block, serialized);
     } catch (error) {
       wallets.rollback(checkpoint);
       if (error instanceof BlockRejectedError) throw error;
@@ -158,6 +171,7 @@ export class BlockProcessor {
     this.#deps.applyDurations?.observe(ms / 1000);
     this.#logApplied(block, Math.round(ms));
     this.#emitApplied(block, changed);
+    tellApplied(this.#deps.chainListeners ?? [], block, this.#deps.logger);
   }
 
   /**
@@ -249,9 +263,20 @@ export class BlockProcessor {
     }
   }
 
-  #verify(block: FullBlock): Promise<BlockVerification> | BlockVerification {
-    const { milestones, verificationPool } = this.#deps;
-    const options = { registrationsOf: (key: string) => this.#registrationsOf(key) };
+  /**
+   * Every rule of the block. Signatures the pool verified are not checked again while their
+   * senders' registrations are unchanged (see verifiedBefore in verified-transactions.ts).
+   */
+  #verify(
+    block: FullBlock,
+    serialized?: readonly Buffer[],
+  ): Promise<BlockVerification> | BlockVerification {
+    const { milestones, verificationPool, verifiedTransactions } = this.#deps;
+    const options: VerifyBlockOptions = {
+      registrationsOf: (key) => this.#registrationsOf(key),
+      ...(serialized && { serialized }),
+      ...(verifiedTransactions && { verifiedBefore: verifiedBefore(verifiedTransactions) }),
+    };
     return verificationPool
       ? verifyBlockInPool(block, milestones, verificationPool, options)
       : verifyBlock(block, milestones, options);
@@ -280,16 +305,7 @@ export class BlockProcessor {
   }
 
   #registrationsOf(senderPublicKey: string): SignerRegistrations {
-    const address = this.#addressOf(senderPublicKey);
-    const attributes = this.#deps.wallets.get(address)?.attributes;
-    return {
-      ...(attributes?.secondPublicKey !== undefined && {
-        secondPublicKey: attributes.secondPublicKey,
-      }),
-      ...(attributes?.multiSignature !== undefined && {
-        multiSignature: attributes.multiSignature,
-      }),
-    };
+    return signerRegistrations(this.#deps.wallets.get(this.#addressOf(senderPublicKey)));
   }
 
   async #revertTo(height: number): Promise<FullBlock[]> {
@@ -348,6 +364,8 @@ export class BlockProcessor {
     const events = this.#deps.events;
     for (const block of reverted) events?.emit('block.reverted', { block });
     if (changed.length > 0) events?.emit('wallets.changed', { addresses: changed, height });
+    const oldestFirst = [...reverted].reverse();
+    await tellReverted(this.#deps.chainListeners ?? [], oldestFirst, this.#deps.logger);
     return reverted;
   }
 

@@ -16,8 +16,11 @@ export interface BlockStore {
   blockById(id: string): Promise<FullBlock | undefined>;
   /** Blocks with their transactions, `from <= height <= to`, ascending. */
   blocksInRange(from: number, to: number): Promise<FullBlock[]>;
-  /** Saves the block and its transactions as one unit. */
-  save(block: FullBlock): Promise<void>;
+  /**
+   * Saves the block and its transactions as one unit; `serialized`, when given, are the
+   * transactions' wire bytes, stored as they are.
+   */
+  save(block: FullBlock, serialized?: readonly Uint8Array[]): Promise<void>;
   /** Deletes every block above `height` and its transactions, as one unit. */
   deleteAbove(height: number): Promise<void>;
   /** The last block `generatorPublicKey` forged below `height` (a delegate's lastBlock on revert). */

@@ -118,13 +118,14 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
     );
   }
 
-  async save(block: FullBlock): Promise<void> {
+  async save(block: FullBlock, serialized?: readonly Uint8Array[]): Promise<void> {
     const rounds = this.#rounds;
     const elected = rounds?.elections.electedBy(block.height);
     const missed = this.#missedSlots?.log.missedAt(block.height) ?? [];
-    if (!elected && missed.length === 0) return this.#storage.saveBlocks([toStored(block)]);
+    const stored = toStored(block, serialized);
+    if (!elected && missed.length === 0) return this.#storage.saveBlocks([stored]);
     await this.#database.transaction(async (manager) => {
-      await this.#storage.saveBlocks([toStored(block)], manager);
+      await this.#storage.saveBlocks([stored], manager);
       if (rounds && elected) await rounds.storage.saveRound(roundRows(elected), manager);
       await this.#missedSlots?.storage.save(missed, manager);
     });
@@ -163,7 +164,7 @@ function withTransactions(
   };
 }
 
-function toStored(block: FullBlock): BlockWithTransactions {
+function toStored(block: FullBlock, serialized?: readonly Uint8Array[]): BlockWithTransactions {
   const { transactions = [], ...header } = block;
   const stored: StoredBlock = {
     id: header.id,
@@ -182,18 +183,22 @@ function toStored(block: FullBlock): BlockWithTransactions {
   };
   return {
     block: stored,
-    transactions: transactions.map((tx, sequence) => storedTransactionOf(tx, block, sequence)),
+    transactions: transactions.map((tx, sequence) =>
+      storedTransactionOf(tx, block, sequence, serialized?.[sequence]),
+    ),
   };
 }
 
 /**
- * A transaction as the block store writes it: its place in its block, its bytes, and its asset
- * as clients read it (amounts as decimal strings).
+ * A transaction as the block store writes it: its place in its block, its bytes (`serialized`
+ * when the caller has them, else serialized here), and its asset as clients read it (amounts
+ * as decimal strings).
  */
 export function storedTransactionOf(
   tx: TransactionData,
   block: Pick<FullBlock, 'id' | 'height' | 'timestamp'>,
   sequence: number,
+  serialized?: Uint8Array,
 ): StoredTransaction {
   return {
     id: tx.id as string,
@@ -211,6 +216,6 @@ export function storedTransactionOf(
     amount: tx.amount,
     fee: tx.fee,
     asset: transactionToJson(tx).asset ?? null,
-    serialized: serializeTransaction(tx),
+    serialized: serialized ?? serializeTransaction(tx),
   };
 }

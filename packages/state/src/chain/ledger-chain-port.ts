@@ -2,12 +2,13 @@ import {
   BlockDeserializationError,
   blockId,
   DeserializationError,
-  deserializeBlock,
   deserializeTransaction,
+  readBlock,
   verifyBlockSignature,
   type BlockData,
   type Milestones,
   type NetworkConfig,
+  type ReadBlock,
   type TransactionData,
 } from '@lni/crypto';
 import { KernelError, type Logger } from '@lni/kernel';
@@ -194,24 +195,29 @@ export class LedgerChainPort implements ChainPort {
     return { valid: true };
   }
 
-  /** The reverted blocks' transactions return to the pool through the `block.reverted` event. */
+  /** The reverted blocks' transactions return to the pool, one of the processor's chain listeners. */
   async revertTo(height: number): Promise<void> {
     await this.#deps.blockProcessor.revertTo(height);
   }
 
   async acceptBlock(incoming: IncomingBlock, from: PeerAddress): Promise<BlockVerdict> {
-    let block: FullBlock;
+    // The transactions' bytes go along as they came, checked and stored without a re-encoding.
+    let read: ReadBlock;
     try {
-      block =
+      read =
         'serialized' in incoming
-          ? deserializeBlock(incoming.serialized, this.#deps.milestones)
+          ? readBlock(incoming.serialized, this.#deps.milestones)
           : {
-              ...blockOfHeader(incoming.header),
-              transactions: incoming.transactions.map((bytes) => deserializeTransaction(bytes)),
+              block: {
+                ...blockOfHeader(incoming.header),
+                transactions: incoming.transactions.map((bytes) => deserializeTransaction(bytes)),
+              },
+              serialized: incoming.transactions,
             };
     } catch (error) {
       return this.unreadable(error, from);
     }
+    const { block, serialized } = read;
     const last = this.#deps.blockProcessor.lastBlock;
     if (last && block.height <= last.height) {
       const stored = block.id === last.id || (await this.#deps.blockStore.blockById(block.id));
@@ -223,7 +229,7 @@ export class LedgerChainPort implements ChainPort {
           };
     }
     try {
-      await this.#deps.blockProcessor.process(block);
+      await this.#deps.blockProcessor.process(block, serialized);
       return { status: 'accepted' };
     } catch (error) {
       if (!(error instanceof BlockRejectedError)) throw error;
@@ -240,8 +246,10 @@ export class LedgerChainPort implements ChainPort {
 
   /** Transactions submitted to this node (the API), for p2p to pass on to its peers. */
   onSubmittedTransactions(listener: (transactions: readonly Buffer[]) => void): () => void {
-    return this.#deps.transactionPool.onAccepted((serialized, origin) => {
-      if (origin === 'submitted') listener(serialized);
+    return this.#deps.transactionPool.subscribe({
+      added: (entries, origin) => {
+        if (origin === 'submitted') listener(entries.map((entry) => entry.bytes));
+      },
     });
   }
 

@@ -304,7 +304,11 @@ describe('a chain with a release-2 past: version-1 transactions count in the non
     });
     const accepted = payment(3n);
     expect((await pool.add([accepted])).accepted).toEqual([accepted.id]);
-    const block = nextBlock(network, live.processor.lastBlock as FullBlock, pool.collect());
+    const block = nextBlock(
+      network,
+      live.processor.lastBlock as FullBlock,
+      pool.collect().map((entry) => entry.tx),
+    );
     expect(block.transactions?.map((tx) => tx.id)).toEqual([accepted.id]);
     await live.processor.process(block);
     expect(live.wallets.byPublicKey(keys.publicKey.toString('hex'))?.nonce).toBe(3n);

@@ -4,6 +4,7 @@ import {
   type TransactionData,
 } from '@lni/crypto';
 import { changeWallet } from '../dpos/vote-balances.js';
+import { signerRegistrations } from '../wallets/signer-registrations.js';
 import type { Wallet, WalletAttributes } from '../wallets/wallet.js';
 import type { WalletChange } from '../wallets/wallet-change.js';
 import { TransactionRuleError } from './transaction-rule-error.js';
@@ -47,15 +48,7 @@ export function checkSender(
     );
   }
   if (state.verifySignatures) {
-    const registrations = {
-      ...(attributes.secondPublicKey !== undefined
-        ? { secondPublicKey: attributes.secondPublicKey }
-        : {}),
-      ...(attributes.multiSignature !== undefined
-        ? { multiSignature: attributes.multiSignature }
-        : {}),
-    };
-    if (!verifyTransactionSignatures(tx, registrations)) {
+    if (!verifyTransactionSignatures(tx, signerRegistrations(sender))) {
       throw new TransactionRuleError(
         'ERR_TX_SIGNATURE',
         'signature: does not verify for the sender',

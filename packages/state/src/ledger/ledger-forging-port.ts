@@ -1,4 +1,4 @@
-import { serializeTransaction, type Milestones } from '@lni/crypto';
+import type { Milestones } from '@lni/crypto';
 import type { ForgingPort, ForgingRound, RoundDelegate } from '@lni/p2p/wire';
 import type { BlockProcessor } from '../blocks/block-processor.js';
 import { blockReward } from '../dpos/block-reward.js';
@@ -59,10 +59,9 @@ export class LedgerForgingPort implements ForgingPort {
     };
   }
 
+  /** The pooled bytes as they are: nothing is serialized again on the way to a block. */
   transactionsForForging(): string[] {
-    return this.deps.transactionPool
-      .collect()
-      .map((transaction) => serializeTransaction(transaction).toString('hex'));
+    return this.deps.transactionPool.collect().map((entry) => entry.bytes.toString('hex'));
   }
 
   poolSize(): number {

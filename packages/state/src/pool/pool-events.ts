@@ -1,4 +1,6 @@
 import type { TransactionData } from '@lni/crypto';
+import type { EventBus } from '@lni/kernel';
+import type { PoolListener } from './pool-announcer.js';
 
 /**
  * Why a transaction left the pool: included in a block, dropped because it no longer applies
@@ -21,4 +23,18 @@ declare module '@lni/kernel' {
   }
 }
 
-export {};
+/** The pool's announcements as events on the kernel's bus, one per transaction. */
+export function poolEvents(events: EventBus): PoolListener {
+  return {
+    added(entries, origin) {
+      for (const entry of entries) {
+        events.emit('transaction.pool.added', { transaction: entry.tx, origin });
+      }
+    },
+    removed(removals) {
+      for (const { entry, reason } of removals) {
+        events.emit('transaction.pool.removed', { transaction: entry.tx, reason });
+      }
+    },
+  };
+}

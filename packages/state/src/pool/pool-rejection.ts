@@ -16,3 +16,14 @@ export interface PoolResult {
   readonly accepted: readonly string[];
   readonly rejected: readonly PoolRejection[];
 }
+
+/** A refusal for one of the pool's own reasons, thrown while a transaction is judged. */
+export class PoolRefusal extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PoolRefusal';
+  }
+}

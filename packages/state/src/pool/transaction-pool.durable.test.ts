@@ -128,13 +128,13 @@ describe.each((['postgres', 'embedded'] as const).filter((b) => b !== 'postgres'
       // Alice's first is confirmed; bob spent his nonce 1 elsewhere, which invalidates his.
       const bobElsewhere = transferOf(BOB, alice, 7n, 1n);
       const block = await node.forge([a[0] as TransactionData, bobElsewhere]);
-      node.pool.onBlockApplied(block);
+      node.pool.blockApplied(block);
       await node.pool.flush();
       expect(await kept()).toEqual([[a[1]?.id, 5_000]]);
 
       await node.processor.revertTo(block.height - 1);
       chain.pop();
-      await node.pool.onBlocksReverted([block]);
+      await node.pool.blocksReverted([block]);
       await node.pool.flush();
       expect((await kept()).map(([id]) => id).sort()).toEqual(
         [a[0]?.id, a[1]?.id, bobElsewhere.id].sort(),
@@ -186,9 +186,9 @@ describe.each((['postgres', 'embedded'] as const).filter((b) => b !== 'postgres'
       const txs = [1n, 2n, 3n].map((n) => transferOf(ALICE, bob, 1n, n));
       await first.pool.add(txs);
       const second = await startNode(() => 5_000);
-      const collected = second.pool.collect();
+      const collected = second.pool.collect().map((entry) => entry.tx);
       expect(collected.map((tx) => tx.id)).toEqual(txs.map((tx) => tx.id));
-      second.pool.onBlockApplied(await second.forge(collected));
+      second.pool.blockApplied(await second.forge(collected));
       await second.pool.flush();
       expect(second.pool.size).toBe(0);
       expect(await kept()).toEqual([]);

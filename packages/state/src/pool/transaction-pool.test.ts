@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { transfer, VerificationPool, type TransactionData } from '@lni/crypto';
 import { createLogger, EventBus } from '@lni/kernel';
-import { followChain } from '../chain/follow-chain.js';
 import type { BlockStore, FullBlock } from '../blocks/block-store.js';
+import type { ChainListener } from '../blocks/chain-listener.js';
 import {
   addressOf,
   ALICE,
@@ -14,6 +14,8 @@ import {
   testProcessor,
   transferOf,
 } from '../blocks/__fixtures__/test-chain.js';
+import { MemoryBlockStore } from '../blocks/__fixtures__/memory-block-store.js';
+import { poolEvents } from './pool-events.js';
 import { PoolJournal } from './pool-journal.js';
 import { poolOptions, type PoolOptions } from './pool-options.js';
 import { TransactionPool } from './transaction-pool.js';
@@ -44,9 +46,31 @@ function world(
     logger,
     clock: now,
     ...(verificationPool && { verificationPool }),
-    ...(events && { events }),
   });
+  if (events) pool.subscribe(poolEvents(events));
   return { wallets, processor, pool };
+}
+
+/**
+ * A pool that a processor (storing blocks in memory) tells of the chain as its listener, as
+ * the state plugin wires them, after the genesis block.
+ */
+async function listeningWorld() {
+  const listeners: ChainListener[] = [];
+  const { wallets, processor } = testProcessor(network, new MemoryBlockStore(), {
+    chainListeners: listeners,
+  });
+  const pool = new TransactionPool({
+    wallets,
+    milestones: network.milestones,
+    network: { pubKeyHash: PUB_KEY_HASH },
+    tip: () => processor.lastBlock ?? { height: 0, timestamp: 0 },
+    poolOptions: poolOptions({ staticFees: false }),
+    logger,
+  });
+  listeners.push(pool);
+  await processor.process(network.genesis);
+  return { pool, processor };
 }
 
 const reasons = (result: { rejected: readonly { reason: string }[] }) =>
@@ -60,7 +84,11 @@ describe('TransactionPool', () => {
     const bobMiddle = transferOf(BOB, alice, 1n, 1n, 5_000_000n);
     const result = await pool.add([aliceCheap, aliceRich, bobMiddle]);
     expect(result.rejected).toEqual([]);
-    expect(pool.collect().map((tx) => tx.id)).toEqual([bobMiddle.id, aliceCheap.id, aliceRich.id]);
+    expect(pool.collect().map((entry) => entry.id)).toEqual([
+      bobMiddle.id,
+      aliceCheap.id,
+      aliceRich.id,
+    ]);
   });
 
   it('takes a transaction that arrives while a block holding the one before it is written', async () => {
@@ -75,8 +103,8 @@ describe('TransactionPool', () => {
     const result = await pool.add([second]);
     expect(result.rejected).toEqual([]);
     expect(result.accepted).toEqual([second.id]);
-    pool.onBlockApplied(block);
-    expect(pool.collect().map((tx) => tx.id)).toEqual([second.id]);
+    pool.blockApplied(block);
+    expect(pool.collect().map((entry) => entry.id)).toEqual([second.id]);
   });
 
   it('gives at most the milestone maxTransactions', async () => {
@@ -207,7 +235,7 @@ describe('TransactionPool', () => {
       transferOf(BOB, alice, 7n, 1n),
     ]);
     processor.applyToState(block);
-    pool.onBlockApplied(block);
+    pool.blockApplied(block);
     expect(seen).toEqual([
       `added ${a1!.id} submitted`,
       `added ${a2!.id} submitted`,
@@ -232,7 +260,7 @@ describe('TransactionPool', () => {
       bobElsewhere,
     ]);
     processor.applyToState(block);
-    pool.onBlockApplied(block);
+    pool.blockApplied(block);
     expect([...pool.entries()].map((e) => e.id)).toEqual([aliceTxs[1]?.id]);
   });
 
@@ -242,47 +270,32 @@ describe('TransactionPool', () => {
     const block = nextBlock(network, processor.lastBlock as FullBlock, [tx]);
     const checkpoint = wallets.checkpoint();
     processor.applyToState(block);
-    pool.onBlockApplied(block);
+    pool.blockApplied(block);
     wallets.rollback(checkpoint);
-    await pool.onBlocksReverted([block]);
+    await pool.blocksReverted([block]);
     expect(pool.has(tx.id as string)).toBe(true);
   });
 
-  it('follows block.applied and block.reverted on the event bus', async () => {
-    const { pool, processor, wallets } = world();
-    const events = new EventBus(logger);
-    const stop = followChain(events, pool, logger);
+  it('follows the blocks the processor applies and reverts, as its chain listener', async () => {
+    const { pool, processor } = await listeningWorld();
     const tx = transferOf(ALICE, bob, 1n, 1n);
     await pool.add([tx]);
     const block = nextBlock(network, processor.lastBlock as FullBlock, [tx]);
-    const checkpoint = wallets.checkpoint();
-    processor.applyToState(block);
-    await events.emitAndWait('block.applied', { block });
+    await processor.process(block);
     expect(pool.has(tx.id as string)).toBe(false);
-    wallets.rollback(checkpoint);
-    await events.emitAndWait('block.reverted', { block });
+    await processor.revertTo(block.height - 1);
     expect(pool.has(tx.id as string)).toBe(true);
-    stop();
-    expect(events.listenerCount('block.applied')).toBe(0);
   });
 
   it('takes back the transactions of several reverted blocks ahead of the waiting ones', async () => {
-    const { pool, processor, wallets } = world();
-    const events = new EventBus(logger);
-    followChain(events, pool, logger);
+    const { pool, processor } = await listeningWorld();
     const [a1, a2, a3] = [1n, 2n, 3n].map((n) => transferOf(ALICE, bob, 1n, n));
-    const checkpoint = wallets.checkpoint();
     const first = nextBlock(network, processor.lastBlock as FullBlock, [a1 as TransactionData]);
-    processor.applyToState(first);
-    const second = nextBlock(network, first, [a2 as TransactionData]);
-    processor.applyToState(second);
+    await processor.process(first);
+    await processor.process(nextBlock(network, first, [a2 as TransactionData]));
     await pool.add([a3 as TransactionData]);
-    wallets.rollback(checkpoint);
-    // As BlockProcessor.revertTo announces them: one event per block, newest first.
-    await Promise.all([
-      events.emitAndWait('block.reverted', { block: second }),
-      events.emitAndWait('block.reverted', { block: first }),
-    ]);
+    // One revert of both blocks, newest first for the processor, oldest first for the pool.
+    await processor.revertTo(first.height - 1);
     expect(pool.bySender(alice).map((tx) => tx.id)).toEqual([a1?.id, a2?.id, a3?.id]);
   });
 
@@ -303,7 +316,7 @@ describe('TransactionPool', () => {
       journal: new PoolJournal({ poolStorage: failing, logger }),
     });
     const announced: number[] = [];
-    pool.onAccepted((serialized) => announced.push(serialized.length));
+    pool.subscribe({ added: (entries) => announced.push(entries.length) });
     const txs = [1n, 2n].map((n) => transferOf(ALICE, bob, 1n, n));
     const result = await pool.add(txs);
     expect(result.accepted).toEqual([]);

@@ -14,7 +14,7 @@ import {
 import { createLogger } from '@lni/kernel';
 import { WalletRepository } from '../../wallets/wallet-repository.js';
 import type { BlockStore, FullBlock } from '../block-store.js';
-import { BlockProcessor } from '../block-processor.js';
+import { BlockProcessor, type BlockProcessorDeps } from '../block-processor.js';
 import { RoundRobinSchedule } from './round-robin-schedule.js';
 
 export const PUB_KEY_HASH = 23;
@@ -113,7 +113,12 @@ export function legacyTestNetwork(aip11Height = 5): TestNetwork {
 export function testProcessor(
   network: TestNetwork,
   blockStore: BlockStore,
-  options: { clock?: () => number } = {},
+  options: Partial<
+    Pick<
+      BlockProcessorDeps,
+      'clock' | 'chainListeners' | 'verifiedTransactions' | 'verificationPool' | 'events' | 'logger'
+    >
+  > = {},
 ) {
   const wallets = new WalletRepository();
   const processor = new BlockProcessor({

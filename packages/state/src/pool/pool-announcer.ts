@@ -1,0 +1,61 @@
+import type { PoolEntry } from './pool-entry.js';
+import type { PoolRemovalReason } from './pool-events.js';
+
+/**
+ * Where transactions come from: `submitted` through the API (passed on to peers), `peer` (p2p
+ * passes those on itself, with their hop count), `restored` (kept across a restart, a fork revert).
+ */
+export type PoolOrigin = 'submitted' | 'peer' | 'restored';
+
+export interface PoolRemoval {
+  readonly entry: PoolEntry;
+  readonly reason: PoolRemovalReason;
+}
+
+/** Told what the pool took and what left it; every announcement goes to every listener. */
+export interface PoolListener {
+  /** Each batch the pool took something from, once it is stored. */
+  added?(entries: readonly PoolEntry[], origin: PoolOrigin): void;
+  /**
+   * Entries that left the pool, once the operation that removed them ended; not those it took
+   * back (a revert judges everything waiting again), nor those never announced as added.
+   */
+  removed?(removals: readonly PoolRemoval[]): void;
+}
+
+/** The pool's one channel: the event bus and p2p both listen here. */
+export class PoolAnnouncer {
+  readonly #listeners = new Set<PoolListener>();
+  /** Entries removed and not yet announced. */
+  readonly #leaving = new Map<string, PoolRemoval>();
+
+  /** Returns the unsubscribe. */
+  subscribe(listener: PoolListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  added(entries: readonly PoolEntry[], origin: PoolOrigin): void {
+    if (entries.length === 0) return;
+    for (const listener of this.#listeners) listener.added?.(entries, origin);
+  }
+
+  /** Notes an entry that left, to announce when the operation ends. */
+  leaving(entry: PoolEntry, reason: PoolRemovalReason): void {
+    this.#leaving.set(entry.id, { entry, reason });
+  }
+
+  /** An entry that leaves before it was announced as added leaves unannounced. */
+  neverAnnounced(id: string): void {
+    this.#leaving.delete(id);
+  }
+
+  /** Announces the entries that left and did not come back. */
+  settle(isPooled: (id: string) => boolean): void {
+    if (this.#leaving.size === 0) return;
+    const gone = [...this.#leaving.values()].filter(({ entry }) => !isPooled(entry.id));
+    this.#leaving.clear();
+    if (gone.length === 0) return;
+    for (const listener of this.#listeners) listener.removed?.(gone);
+  }
+}
