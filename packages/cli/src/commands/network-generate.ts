@@ -1,9 +1,10 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KernelError, resolvePaths } from '@lni/kernel';
 import { generateNetwork, type GeneratedNetwork } from '@lni/crypto';
+import { setEnvironment } from '../config/env-file.js';
 import { generatedAppConfig } from '../config/generated-app.js';
 import type { CommandResult } from '../program.js';
 
@@ -128,22 +129,6 @@ async function writeNetwork(configDir: string, flags: GenerateFlags): Promise<st
   if (Object.keys(ports).length === 0) return written;
   await setEnvironment(join(configDir, '.env'), ports);
   return [...written, '.env'];
-}
-
-/** Sets keys in a .env file, keeping every other line as it was. */
-async function setEnvironment(file: string, values: Record<string, string>): Promise<void> {
-  const lines = existsSync(file) ? (await readFile(file, 'utf8')).split('\n') : [];
-  const pending = new Map(Object.entries(values));
-  const updated = lines.map((line) => {
-    const key = line.split('=', 1)[0]!.trim();
-    const value = pending.get(key);
-    if (value === undefined) return line;
-    pending.delete(key);
-    return `${key}=${value}`;
-  });
-  while (updated.length > 0 && updated[updated.length - 1] === '') updated.pop();
-  for (const [key, value] of pending) updated.push(`${key}=${value}`);
-  await writeFile(file, `${updated.join('\n')}\n`);
 }
 
 function integer(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
