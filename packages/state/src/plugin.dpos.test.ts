@@ -236,10 +236,15 @@ describe.skipIf(skip)('delegate ranks, rounds and delegate attributes over HTTP'
     expect(generator.attributes.delegate.round).toBe(3);
     expect(generator.attributes.delegate.lastBlock).toEqual({
       id: last.id,
+      idHex: last.id.length === 64 ? last.id : BigInt(last.id).toString(16).padStart(16, '0'),
       version: last.version,
       timestamp: last.timestamp,
       height: last.height,
       previousBlock: last.previousBlock,
+      previousBlockHex:
+        last.previousBlock!.length === 64
+          ? last.previousBlock
+          : BigInt(last.previousBlock!).toString(16).padStart(16, '0'),
       numberOfTransactions: 0,
       totalAmount: '0',
       totalFee: '0',
@@ -249,6 +254,12 @@ describe.skipIf(skip)('delegate ranks, rounds and delegate attributes over HTTP'
       generatorPublicKey: last.generatorPublicKey,
       blockSignature: last.blockSignature,
     });
+    // As ARK's setDelegatesRound: every delegate elected for round 3 carries it.
+    for (const { publicKey } of (await get('/rounds/3/delegates')).body.data as {
+      publicKey: string;
+    }[]) {
+      expect((await get(`/wallets/${publicKey}`)).body.data.attributes.delegate.round).toBe(3);
+    }
     // Delegate 2 was never among the 5 elected: it has no round.
     const never = (await get(`/wallets/${publicKeyOf(2)}`)).body.data;
     expect(never.attributes.delegate).not.toHaveProperty('round');

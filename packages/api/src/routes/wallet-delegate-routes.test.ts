@@ -32,10 +32,12 @@ const ledger: LedgerReader = {
 /** A delegate's last block: the whole header, as the ledger keeps it. */
 const blockHeader = (id: string, height: number, timestamp: number) => ({
   id,
+  idHex: id.padStart(16, '0'),
   version: 0,
   timestamp,
   height,
   previousBlock: `b${height - 1}`,
+  previousBlockHex: `b${height - 1}`.padStart(16, '0'),
   numberOfTransactions: 0,
   totalAmount: 0n,
   totalFee: 0n,
