@@ -10,8 +10,9 @@ export interface DelegateAttributes {
   /** Slots of this delegate that passed without a block (absent: none yet). */
   readonly missedBlocks?: number;
   /**
-   * Position by vote balance among all delegates, resigned ones included (ties by public key),
-   * kept current after every block (set by the time the block that registered it is applied).
+   * Position by vote balance (ties by public key): the active delegates first, 1..m, then the
+   * resigned ones; kept current after every block (set by the time the block that registered
+   * it is applied).
    */
   readonly rank?: number;
   /** The last round whose active delegates included this one (as ARK 3.x sets it). */
