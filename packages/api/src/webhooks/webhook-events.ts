@@ -1,18 +1,22 @@
-import type { EventBus } from '@lni/kernel';
 import type { Service, Webhook, WebhookStorage } from '@lni/database';
 import { randomUUID } from 'node:crypto';
-import { toJsonValue, type JsonValue } from '../resources/json-values.js';
+import type { JsonValue } from '../resources/json-values.js';
 import { conditionsHold } from './conditions.js';
+import {
+  WEBHOOK_EVENTS,
+  webhookEventData,
+  type WebhookDataSources,
+  type WebhookEvent,
+  type WebhookEventPayloads,
+} from './webhook-event-data.js';
 
-/** Events a webhook can follow: those the node's plugins publish on the event bus. */
-export const WEBHOOK_EVENTS = [
-  'block.applied',
-  'block.reverted',
-  'transaction.applied',
-  'forger.missing',
-  'peer.added',
-  'peer.removed',
-] as const;
+/** The kernel's event bus as webhooks follow it. */
+export interface WebhookEventSource {
+  on<K extends WebhookEvent>(
+    event: K,
+    listener: (payload: WebhookEventPayloads[K]) => void,
+  ): () => void;
+}
 
 /**
  * Turns the node's events into deliveries: for each enabled webhook of the event whose
@@ -26,8 +30,9 @@ export class WebhookEvents {
 
   constructor(
     private readonly deps: {
-      readonly events: EventBus;
+      readonly events: WebhookEventSource;
       readonly webhookStorage: Service<WebhookStorage>;
+      readonly sources: WebhookDataSources;
       /** Called once deliveries are written, so they are sent at once. */
       readonly written: () => void;
       readonly onError: (error: unknown) => void;
@@ -37,14 +42,20 @@ export class WebhookEvents {
   /** Loads the webhooks and follows the events. */
   async start(): Promise<void> {
     await this.reload();
-    // The bus is typed by the plugins that declare each event; webhooks take them by name.
-    const on = this.deps.events.on.bind(this.deps.events) as unknown as (
-      event: string,
-      listener: (payload: unknown) => void,
-    ) => () => void;
-    for (const event of WEBHOOK_EVENTS) {
-      this.unsubscribe.push(on(event, (payload) => this.happened(event, payload)));
-    }
+    for (const event of WEBHOOK_EVENTS) this.follow(event);
+  }
+
+  private follow<K extends WebhookEvent>(event: K): void {
+    this.unsubscribe.push(
+      this.deps.events.on(event, (payload) => {
+        const webhooks = this.webhooks.filter(
+          (webhook) => webhook.enabled && webhook.event === event,
+        );
+        // Most events have no webhook: their data is not even made.
+        if (webhooks.length === 0) return;
+        this.happened(event, webhooks, webhookEventData(event, payload, this.deps.sources));
+      }),
+    );
   }
 
   async stop(): Promise<void> {
@@ -57,18 +68,17 @@ export class WebhookEvents {
     this.webhooks = await this.deps.webhookStorage.list();
   }
 
-  private happened(event: string, payload: unknown): void {
-    const data = eventData(payload);
-    const timestamp = new Date().toISOString();
-    const deliveries = this.webhooks
-      .filter((webhook) => webhook.enabled && webhook.event === event)
+  /** ARK's body `{ timestamp, data, event }`, and the delivery's id, which ARK does not send. */
+  private happened(event: WebhookEvent, webhooks: readonly Webhook[], data: JsonValue): void {
+    const timestamp = Date.now();
+    const deliveries = webhooks
       .filter((webhook) => conditionsHold(webhook.conditions, data))
       .map((webhook) => {
         const delivery = randomUUID();
         return {
           id: delivery,
           webhookId: webhook.id,
-          body: JSON.stringify({ event, data, timestamp, delivery }),
+          body: JSON.stringify({ timestamp, data, event, delivery }),
           status: 'pending' as const,
           attempts: 0,
           nextAttemptAt: Date.now(),
@@ -81,14 +91,4 @@ export class WebhookEvents {
       .then(() => this.deps.webhookStorage.enqueue(deliveries))
       .then(this.deps.written, this.deps.onError);
   }
-}
-
-/** The payload as JSON (amounts as strings); a block is its header, without transactions. */
-function eventData(payload: unknown): JsonValue {
-  const value = payload as { block?: { transactions?: unknown } } | null;
-  if (value?.block && typeof value.block === 'object' && 'transactions' in value.block) {
-    const { transactions: _omitted, ...header } = value.block;
-    return toJsonValue({ ...value, block: header }) ?? null;
-  }
-  return toJsonValue(payload) ?? null;
 }

@@ -10,7 +10,7 @@ import {
   type IndexQueryDefinition,
 } from '../query/index-query.js';
 import { CONDITION_OPERATORS } from './conditions.js';
-import { WEBHOOK_EVENTS } from './webhook-events.js';
+import { WEBHOOK_EVENTS } from './webhook-event-data.js';
 
 export interface WebhookRouteSources {
   readonly storage: () => Service<WebhookStorage>;
@@ -108,7 +108,7 @@ export function webhookRoutes(sources: WebhookRouteSources): ServerRoute[] {
       path: '/api/webhooks',
       options: {
         description:
-          'Creates a webhook; the answer carries its signing secret, shown only this once',
+          'Creates a webhook; the answer carries its token (ARK’s) and its signing secret, shown only this once',
         tags,
         ext: onlyWhitelisted,
         validate: { payload: webhookSchema },
@@ -117,10 +117,14 @@ export function webhookRoutes(sources: WebhookRouteSources): ServerRoute[] {
             Webhook,
             'event' | 'target' | 'enabled' | 'conditions'
           >;
+          // As ARK: the whole token is shown once; its first half is kept and sent as
+          // Authorization, the second half lets the receiver tell the token is theirs.
+          const token = randomBytes(32).toString('hex');
           const webhook: Webhook = {
             id: randomUUID(),
             ...input,
             secret: randomBytes(32).toString('hex'),
+            token: token.slice(0, 32),
             createdAt: Date.now(),
             failingSince: null,
             disabledReason: null,
@@ -128,7 +132,7 @@ export function webhookRoutes(sources: WebhookRouteSources): ServerRoute[] {
           await sources.storage().insert(webhook);
           await sources.changed();
           return h
-            .response({ data: { ...webhookResource(webhook), secret: webhook.secret } })
+            .response({ data: { ...webhookResource(webhook), token, secret: webhook.secret } })
             .code(201);
         },
       },

@@ -121,6 +121,7 @@ describe.skipIf(postgresSkipReason)('2.7 upgrade on PostgreSQL', () => {
         'TransactionParties1764400000000',
         'PartyCount1764500000000',
         'PartyPairs1764600000000',
+        'WebhookArkShape1764700000000',
       ],
     });
     // The kept totals count the upgraded rows, and every one is indexed by its sender.

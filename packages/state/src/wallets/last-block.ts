@@ -1,4 +1,4 @@
-import type { BlockData } from '@lni/crypto';
+import { blockIdHex, type BlockData } from '@lni/crypto';
 
 /** A block header as a block carries it, without its transactions. */
 export type BlockHeaderData = Omit<BlockData, 'transactions'>;
@@ -37,11 +37,3 @@ export function lastBlockOf(block: BlockHeaderData): LastBlock {
 
 /** The eight zero bytes a genesis header holds where other headers name their previous block. */
 const NO_BLOCK_HEX = '0'.repeat(16);
-
-/**
- * A block id as the header bytes hold it: a full id (64 hex, `idFullSha256`) is that already;
- * a short one is a decimal u64, written as 8 bytes, 16 hex (as ARK's `Block.toBytesHex`).
- */
-export function blockIdHex(id: string): string {
-  return id.length === 64 ? id : BigInt(id).toString(16).padStart(16, '0');
-}
