@@ -276,6 +276,53 @@ describe.skipIf(postgresSkipReason)('webhooks', () => {
     expect(arrived[0]!.authorization).toBe((created.body.data.token as string).slice(0, 32));
   }, 30_000);
 
+  it("does not freeze on the issue's backtracking pattern: the block applies, the API answers", async () => {
+    const api = apiOf(restarted!);
+    const refused = await call(api, 'POST', '/webhooks', {
+      event: 'transaction.applied',
+      target: `http://127.0.0.1:${port}/never`,
+      conditions: [{ key: 'vendorField', condition: 'regexp', value: '(a)\\1' }],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toContain('is not a pattern RE2 takes');
+    const created = await call(api, 'POST', '/webhooks', {
+      event: 'transaction.applied',
+      target: `http://127.0.0.1:${port}/patterns`,
+      conditions: [{ key: 'vendorField', condition: 'regexp', value: '^(a+)+$' }],
+    });
+    expect(created.status).toBe(201);
+    const [, secret] = await testnetSecrets();
+    const sender = (await call(api, 'GET', `/wallets/${addressFromPassphrase(secret!, 23)}`)).body
+      .data as { nonce: string };
+    const withVendorField = (vendorField: string, nonce: bigint) =>
+      transfer({ network: 23 })
+        .recipientId(addressFromPassphrase('a pattern test', 23))
+        .amount(1)
+        .vendorField(vendorField)
+        .nonce(nonce)
+        .sign(keysFromPassphrase(secret!))
+        .build();
+    const nonce = BigInt(sender.nonce);
+    const evil = withVendorField(`${'a'.repeat(48)}!`, nonce + 1n);
+    const plain = withVendorField('aaaa', nonce + 2n);
+
+    const started = performance.now();
+    await restarted!.cradle.blockProcessor.process(await nextBlock(restarted!, [evil, plain]));
+    expect((await call(api, 'GET', '/blockchain')).status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const arrived = await eventually(
+      async () => {
+        const got = receiving!.received.filter((r) => r.path === '/patterns');
+        return got.length > 0 ? got : undefined;
+      },
+      10_000,
+      'the delivery of the matching transfer',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiving!.received.filter((r) => r.path === '/patterns')).toHaveLength(1);
+    expect(JSON.parse(arrived[0]!.body).data).toMatchObject({ id: plain.id, vendorField: 'aaaa' });
+  }, 30_000);
+
   it('disables a webhook whose target failed for longer than disableAfterMs, saying so', async () => {
     const api = apiOf(restarted!);
     const dead = (

@@ -9,6 +9,7 @@ import {
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
+import { patternProblem } from './condition-pattern.js';
 import { CONDITION_OPERATORS } from './conditions.js';
 import { WEBHOOK_EVENTS } from './webhook-event-data.js';
 
@@ -28,14 +29,11 @@ const conditionSchema = Joi.object({
   value: Joi.any(),
 }).custom((condition: { condition: string; value: unknown }, helpers) => {
   if (condition.condition !== 'regexp') return condition;
-  try {
-    new RegExp(String(condition.value));
-    return condition;
-  } catch (error) {
-    return helpers.message({
-      custom: `"value" is not a regular expression: ${(error as Error).message}`,
-    });
-  }
+  const problem = patternProblem(String(condition.value));
+  if (problem === undefined) return condition;
+  return helpers.message({
+    custom: `"value" is not a pattern RE2 takes (no backreferences nor lookaround): ${problem}`,
+  });
 });
 
 const webhookSchema = Joi.object({

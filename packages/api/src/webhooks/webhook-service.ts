@@ -1,6 +1,7 @@
 import type { Logger } from '@lni/kernel';
 import type { Service, WebhookStorage } from '@lni/database';
 import { Counter, type Registry } from 'prom-client';
+import { ConditionMatcher } from './condition-matcher.js';
 import { WebhookDeliverer, type DeliveryOptions } from './webhook-deliverer.js';
 import type { WebhookDataSources } from './webhook-event-data.js';
 import { WebhookEvents, type WebhookEventSource } from './webhook-events.js';
@@ -35,6 +36,8 @@ export class WebhookService {
       events: deps.events,
       webhookStorage: storage,
       sources: deps.sources,
+      matcher: new ConditionMatcher(),
+      logger: deps.logger,
       written: () => this.deliverer.wake(),
       onError: (error) =>
         deps.logger.error({ err: error }, 'Webhook deliveries of an event could not be written'),
