@@ -33,6 +33,7 @@ export default tseslint.config(
         setTimeout: 'readonly',
         nes: 'readonly',
         uPlot: 'readonly',
+        window: 'readonly',
       },
     },
   },

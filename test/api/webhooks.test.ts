@@ -1,5 +1,12 @@
 import type { TestKernel } from '@lni/kernel/testing';
-import { forgeBlock, keysFromPassphrase, type Milestones } from '@lni/crypto';
+import {
+  addressFromPassphrase,
+  forgeBlock,
+  keysFromPassphrase,
+  transfer,
+  type Milestones,
+  type TransactionData,
+} from '@lni/crypto';
 import type { RoundKeeper } from '@lni/state';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,9 +27,11 @@ import { scrape, valueOf } from '../support/prometheus.js';
 const FAST = { firstRetryMs: 200, maxRetryMs: 1_000, pollMs: 100, timeoutMs: 2_000 };
 
 interface Received {
+  readonly path: string | undefined;
   readonly delivery: string;
   readonly headerDelivery: string | undefined;
   readonly signature: string | undefined;
+  readonly authorization: string | undefined;
   readonly body: string;
 }
 
@@ -35,9 +44,11 @@ function receiver(port: number): Promise<{ server: Server; received: Received[] 
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       received.push({
+        path: request.url,
         delivery: (JSON.parse(body) as { delivery: string }).delivery,
         headerDelivery: request.headers['x-lni-delivery'] as string | undefined,
         signature: request.headers['x-lni-signature'] as string | undefined,
+        authorization: request.headers.authorization,
         body,
       });
       response.writeHead(200).end();
@@ -48,11 +59,15 @@ function receiver(port: number): Promise<{ server: Server; received: Received[] 
   );
 }
 
+async function testnetSecrets(): Promise<string[]> {
+  return (
+    JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as { secrets: string[] }
+  ).secrets;
+}
+
 /** The next block of a node, forged by its slot's delegate. */
-async function nextBlock(kernel: TestKernel) {
-  const { secrets } = JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as {
-    secrets: string[];
-  };
+async function nextBlock(kernel: TestKernel, transactions: readonly TransactionData[] = []) {
+  const secrets = await testnetSecrets();
   const { roundKeeper, milestones } = kernel.cradle as unknown as {
     roundKeeper: RoundKeeper;
     milestones: Milestones;
@@ -64,7 +79,7 @@ async function nextBlock(kernel: TestKernel) {
   const secret = secrets.find((s) => keysFromPassphrase(s).publicKey.toString('hex') === forger);
   if (secret === undefined) throw new Error(`no secret for ${forger}`);
   return forgeBlock({
-    transactions: [],
+    transactions,
     previousBlock: last,
     timestamp: at,
     keys: keysFromPassphrase(secret),
@@ -77,7 +92,7 @@ describe.skipIf(postgresSkipReason)('webhooks', () => {
   let restarted: TestKernel | undefined;
   let port: number;
   let receiving: { server: Server; received: Received[] } | undefined;
-  let webhook: { id: string; secret: string };
+  let webhook: { id: string; secret: string; token: string };
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const call = async (base: string, method: string, path: string, body?: unknown): Promise<any> => {
@@ -137,14 +152,16 @@ describe.skipIf(postgresSkipReason)('webhooks', () => {
     const created = await call(node.api, 'POST', '/webhooks', {
       event: 'block.applied',
       target: `http://127.0.0.1:${port}/hook`,
-      conditions: [{ key: 'block.height', condition: 'gte', value: 3 }],
+      conditions: [{ key: 'height', condition: 'gte', value: 3 }],
     });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ event: 'block.applied', enabled: true });
     expect(created.body.data.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(created.body.data.token).toMatch(/^[0-9a-f]{64}$/);
     webhook = created.body.data;
     const shown = await call(node.api, 'GET', `/webhooks/${webhook.id}`);
     expect(shown.body.data.secret).toBeUndefined();
+    expect(shown.body.data.token).toBeUndefined();
 
     for (let i = 0; i < 5; i++) await node.forge([]); // heights 2..6: 3..6 match
     const failing = await eventually(
@@ -182,17 +199,21 @@ describe.skipIf(postgresSkipReason)('webhooks', () => {
     const ids = received.map((r) => r.delivery);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(4);
+    // ARK's body: `data` is the block's own data.
     const heights = received
-      .map((r) => (JSON.parse(r.body) as { data: { block: { height: number } } }).data.block.height)
+      .map((r) => (JSON.parse(r.body) as { data: { height: number } }).data.height)
       .sort((a, b) => a - b);
     expect(heights).toEqual([3, 4, 5, 6]);
     for (const r of received) {
       const expected = `sha256=${createHmac('sha256', webhook.secret).update(r.body).digest('hex')}`;
       expect(r.signature).toBe(expected);
       expect(r.headerDelivery).toBe(r.delivery);
+      // ARK's Authorization: the first half of the token shown at creation.
+      expect(r.authorization).toBe(webhook.token.slice(0, 32));
       expect(JSON.parse(r.body)).toMatchObject({
+        timestamp: expect.any(Number),
         event: 'block.applied',
-        timestamp: expect.any(String),
+        data: { id: expect.any(String), idHex: expect.any(String), reward: expect.any(String) },
       });
     }
     const page = (await call(api, 'GET', `/webhooks/${webhook.id}/deliveries`)).body;
@@ -204,6 +225,103 @@ describe.skipIf(postgresSkipReason)('webhooks', () => {
     const families = await scrape(api.replace(/\/api$/, '/metrics'));
     expect(valueOf(families, 'lni_webhook_deliveries_total', { result: 'delivered' })).toBe(4);
   }, 60_000);
+
+  it('posts a transaction.applied to a webhook whose ARK condition holds on the transaction', async () => {
+    const api = apiOf(restarted!);
+    const [secret] = await testnetSecrets();
+    const deposit = addressFromPassphrase('a deposit address', 23);
+    const created = await call(api, 'POST', '/webhooks', {
+      event: 'transaction.applied',
+      target: `http://127.0.0.1:${port}/deposits`,
+      conditions: [{ key: 'recipientId', condition: 'eq', value: deposit }],
+    });
+    expect(created.status).toBe(201);
+    const sender = (await call(api, 'GET', `/wallets/${addressFromPassphrase(secret!, 23)}`)).body
+      .data as { nonce: string };
+    const pay = (recipient: string, nonce: bigint) =>
+      transfer({ network: 23 })
+        .recipientId(recipient)
+        .amount(1_500_000_000)
+        .vendorField('order 7')
+        .nonce(nonce)
+        .sign(keysFromPassphrase(secret!))
+        .build();
+    const nonce = BigInt(sender.nonce);
+    const paid = pay(deposit, nonce + 1n);
+    const other = pay(addressFromPassphrase('someone else', 23), nonce + 2n);
+    await restarted!.cradle.blockProcessor.process(await nextBlock(restarted!, [paid, other]));
+
+    const arrived = await eventually(
+      async () => {
+        const got = receiving!.received.filter((r) => r.path === '/deposits');
+        return got.length > 0 ? got : undefined;
+      },
+      10_000,
+      'the deposit delivery',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiving!.received.filter((r) => r.path === '/deposits')).toHaveLength(1);
+    const body = JSON.parse(arrived[0]!.body);
+    expect(body).toMatchObject({
+      timestamp: expect.any(Number),
+      event: 'transaction.applied',
+      data: {
+        id: paid.id,
+        recipientId: deposit,
+        amount: '1500000000',
+        vendorField: 'order 7',
+        blockHeight: expect.any(Number),
+      },
+    });
+    expect(arrived[0]!.authorization).toBe((created.body.data.token as string).slice(0, 32));
+  }, 30_000);
+
+  it("does not freeze on the issue's backtracking pattern: the block applies, the API answers", async () => {
+    const api = apiOf(restarted!);
+    const refused = await call(api, 'POST', '/webhooks', {
+      event: 'transaction.applied',
+      target: `http://127.0.0.1:${port}/never`,
+      conditions: [{ key: 'vendorField', condition: 'regexp', value: '(a)\\1' }],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toContain('is not a pattern RE2 takes');
+    const created = await call(api, 'POST', '/webhooks', {
+      event: 'transaction.applied',
+      target: `http://127.0.0.1:${port}/patterns`,
+      conditions: [{ key: 'vendorField', condition: 'regexp', value: '^(a+)+$' }],
+    });
+    expect(created.status).toBe(201);
+    const [, secret] = await testnetSecrets();
+    const sender = (await call(api, 'GET', `/wallets/${addressFromPassphrase(secret!, 23)}`)).body
+      .data as { nonce: string };
+    const withVendorField = (vendorField: string, nonce: bigint) =>
+      transfer({ network: 23 })
+        .recipientId(addressFromPassphrase('a pattern test', 23))
+        .amount(1)
+        .vendorField(vendorField)
+        .nonce(nonce)
+        .sign(keysFromPassphrase(secret!))
+        .build();
+    const nonce = BigInt(sender.nonce);
+    const evil = withVendorField(`${'a'.repeat(48)}!`, nonce + 1n);
+    const plain = withVendorField('aaaa', nonce + 2n);
+
+    const started = performance.now();
+    await restarted!.cradle.blockProcessor.process(await nextBlock(restarted!, [evil, plain]));
+    expect((await call(api, 'GET', '/blockchain')).status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const arrived = await eventually(
+      async () => {
+        const got = receiving!.received.filter((r) => r.path === '/patterns');
+        return got.length > 0 ? got : undefined;
+      },
+      10_000,
+      'the delivery of the matching transfer',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiving!.received.filter((r) => r.path === '/patterns')).toHaveLength(1);
+    expect(JSON.parse(arrived[0]!.body).data).toMatchObject({ id: plain.id, vendorField: 'aaaa' });
+  }, 30_000);
 
   it('disables a webhook whose target failed for longer than disableAfterMs, saying so', async () => {
     const api = apiOf(restarted!);
@@ -243,7 +361,7 @@ describe.skipIf(postgresSkipReason)('webhooks', () => {
       event: 'transaction.applied',
       target: `http://127.0.0.1:${port}/other`,
       enabled: false,
-      conditions: [{ key: 'transaction.amount', condition: 'between', value: { min: 1, max: 10 } }],
+      conditions: [{ key: 'amount', condition: 'between', value: { min: 1, max: 10 } }],
     });
     expect(updated.body.data).toMatchObject({ event: 'transaction.applied', enabled: false });
     expect((await call(api, 'DELETE', `/webhooks/${webhook.id}`)).status).toBe(204);

@@ -107,6 +107,10 @@ describe('a forging node pushes live data to clients and its status page', () =>
         const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
         let loads = 0;
         page.on('load', () => loads++);
+        const failed: string[] = [];
+        page.on('response', (response) => {
+          if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+        });
         await page.goto(`http://${origin}/`);
         await page.locator('#live[data-state="live"]').waitFor({ timeout: 15_000 });
         await page.locator('#blocks tr').first().waitFor();
@@ -133,6 +137,12 @@ describe('a forging node pushes live data to clients and its status page', () =>
         // The round shows who forged; the charts are drawn.
         await page.locator('#round-delegates li.forged').first().waitFor();
         expect(await page.locator('.uplot canvas').count()).toBe(2);
+        // Every file the page asks for is there, its icon included.
+        expect(failed).toEqual([]);
+        const icon = await page.evaluate(
+          `fetch(document.querySelector('link[rel="icon"]').href).then((r) => r.status)`,
+        );
+        expect(icon).toBe(200);
 
         await mkdir(ARTIFACTS, { recursive: true });
         await page.screenshot({ path: join(ARTIFACTS, 'status-page.png'), fullPage: true });

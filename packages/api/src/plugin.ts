@@ -18,6 +18,10 @@ import { registerSyncMetrics } from './metrics/sync-metrics.js';
 import { resourceRoutes, syncSources } from './routes/index.js';
 import { eventRoutes } from './routes/events.js';
 import { statusPageRoutes } from './status/status-page.js';
+import { toJsonValue } from './resources/json-values.js';
+import { walletResource } from './resources/wallet.js';
+import type { WebhookDataSources } from './webhooks/webhook-event-data.js';
+import type { WebhookEventSource } from './webhooks/webhook-events.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import { readFileSync } from 'node:fs';
@@ -99,7 +103,15 @@ export const apiPlugin = definePlugin<ApiOptions>({
       container.register({
         apiWebhooks: asFunction(
           ({ webhookStorage }) =>
-            new WebhookService({ events, webhookStorage, options: delivery, logger, metrics }),
+            new WebhookService({
+              // Declared by the plugins that publish them, which the API does not import.
+              events: events as unknown as WebhookEventSource,
+              webhookStorage,
+              sources: webhookDataSources(container, enabledPlugins.has('state')),
+              options: delivery,
+              logger,
+              metrics,
+            }),
         ).singleton(),
       });
       routes.add(
@@ -154,6 +166,21 @@ function liveFeed(
     logger,
     isAddress: addressCheck(container),
   });
+}
+
+/** A missing delegate's wallet, as the wallet routes show it, when the ledger runs here. */
+function webhookDataSources(
+  container: AwilixContainer<Cradle>,
+  withLedger: boolean,
+): WebhookDataSources {
+  if (!withLedger) return {};
+  return {
+    delegateWallet: (publicKey) => {
+      const ledger = container.cradle.apiLedger;
+      const wallet = ledger.findWallet(ledger.chainContext().addressOf(publicKey));
+      return wallet && (toJsonValue(walletResource(wallet)) ?? undefined);
+    },
+  };
 }
 
 /** Whether a string is an address of the network the node runs (known once state registered). */

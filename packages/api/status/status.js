@@ -27,11 +27,13 @@
   const roundOf = (height) => Math.floor((height - 1) / state.activeDelegates) + 1;
   const roundStart = (round) => (round - 1) * state.activeDelegates + 1;
 
+  const { series, countRange } = window.lniStatusCharts;
+
   function charts() {
-    const options = (label, stroke) => ({
+    const options = (label, stroke, y = {}) => ({
       width: 520,
       height: 180,
-      scales: { x: { time: false } },
+      scales: { x: { time: false }, y },
       // Heights are whole numbers: no ticks between them.
       axes: [
         { label: 'height', incrs: [1, 2, 5, 10, 20, 50, 100] },
@@ -43,7 +45,7 @@
     return {
       blockTime: new uPlot(options('block time', '#3366cc'), [[], []], $('block-time-chart')),
       transactions: new uPlot(
-        options('transactions', '#2e8b57'),
+        options('transactions', '#2e8b57', { range: countRange }),
         [[], []],
         $('transactions-chart'),
       ),
@@ -52,20 +54,9 @@
   const plots = charts();
 
   function drawCharts() {
-    const blocks = [...state.blocks].sort((a, b) => a.height - b.height);
-    const heights = [];
-    const times = [];
-    for (let i = 1; i < blocks.length; i++) {
-      // The genesis block is dated at the network's epoch, not forged in a slot.
-      if (blocks[i - 1].height === 1) continue;
-      heights.push(blocks[i].height);
-      times.push(blocks[i].timestamp.epoch - blocks[i - 1].timestamp.epoch);
-    }
-    plots.blockTime.setData([heights, times]);
-    plots.transactions.setData([
-      blocks.map((block) => block.height),
-      blocks.map((block) => block.transactions),
-    ]);
+    const { blockTime, transactions } = series(state.blocks);
+    plots.blockTime.setData(blockTime);
+    plots.transactions.setData(transactions);
   }
 
   function blockRow(block, arrived) {

@@ -20,6 +20,8 @@ export interface P2POptions {
   /** Public ports of this node's other services shown in getStatus, by package name. */
   readonly ports: Readonly<Record<string, number>>;
   readonly maxPeers: number;
+  /** Most peers that may share one IPv4 /24 (ARK: 5); seeds, IPv6 and loopback are not counted. */
+  readonly maxSameSubnetPeers: number;
   /** Dial loopback and private addresses that peers list in getPeers (test networks only). */
   readonly acceptLocalPeers: boolean;
   /** Peers below which the network state tells forgers the reach is too small (ARK: 20). */
@@ -123,6 +125,7 @@ export const p2pConfigSchema = Joi.object<P2POptions>({
     .default([...ARK_MINIMUM_VERSIONS]),
   ports: Joi.object().pattern(Joi.string().min(4).max(64), Joi.number().port()).max(30).default({}),
   maxPeers: Joi.number().integer().min(1).default(100),
+  maxSameSubnetPeers: Joi.number().integer().min(0).default(5),
   acceptLocalPeers: Joi.boolean().default(false),
   minimumNetworkReach: Joi.number().integer().min(0).default(20),
   discoveryIntervalSeconds: Joi.number().min(0).default(60),
@@ -185,6 +188,7 @@ export const p2pEnvironment = {
   CORE_P2P_HOST: 'host',
   CORE_P2P_PORT: 'port',
   CORE_P2P_MIN_NETWORK_REACH: 'minimumNetworkReach',
+  CORE_P2P_MAX_PEERS_SAME_SUBNET: 'maxSameSubnetPeers',
   /** LNI's own: IPs or CIDR ranges, comma-separated, allowed on the internal forger routes. */
   CORE_P2P_REMOTE_ACCESS: 'remoteAccess',
 } as const;

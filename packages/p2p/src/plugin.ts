@@ -80,6 +80,7 @@ export const p2pPlugin = definePlugin<P2POptions>({
         const repository = new PeerRepository({
           penalties,
           maxPeers: options.maxPeers,
+          maxSameSubnetPeers: options.maxSameSubnetPeers,
           events,
           logger,
         });

@@ -1,6 +1,7 @@
 export * from './wallets/errors.js';
 export * from './wallets/fields.js';
 export * from './wallets/wallet.js';
+export * from './wallets/last-block.js';
 export * from './wallets/wallet-change.js';
 export * from './wallets/wallet-repository.js';
 export type { Bound, FieldIndex, WalletSlot } from './wallets/field-index.js';

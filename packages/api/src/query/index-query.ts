@@ -15,6 +15,9 @@ import { sparseQueryRule, type QueryRule } from './sparse-query.js';
 export const MAX_LIMIT = 100;
 export const MAX_LIST_VALUES = 1_000;
 
+/** 2.x searched a list of addresses with `addresses`; 3.0 takes a comma list in `address`. */
+export const ADDRESSES_REMOVED = 'was removed in 3.0: use "address" with comma-separated values';
+
 /** How an index endpoint reads its query string. */
 export interface IndexQueryDefinition {
   readonly catalog: FieldCatalog;

@@ -5,6 +5,7 @@ import Joi from 'joi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf } from '../pagination/envelope.js';
 import {
+  ADDRESSES_REMOVED,
   indexQueryRule,
   toResourceQuery,
   type IndexQueryDefinition,
@@ -22,7 +23,7 @@ export const transactionIndex: IndexQueryDefinition = {
   catalog: transactionCatalog,
   defaultOrder: [{ field: 'timestamp.epoch', direction: 'desc' }],
   refused: {
-    addresses: 'was removed in 3.0: use "address" with comma-separated values',
+    addresses: ADDRESSES_REMOVED,
     senderId: 'was renamed in 3.0: use "sender"',
     recipientId: 'was renamed in 3.0: use "recipient"',
   },

@@ -32,10 +32,12 @@ const ledger: LedgerReader = {
 /** A delegate's last block: the whole header, as the ledger keeps it. */
 const blockHeader = (id: string, height: number, timestamp: number) => ({
   id,
+  idHex: id.padStart(16, '0'),
   version: 0,
   timestamp,
   height,
   previousBlock: `b${height - 1}`,
+  previousBlockHex: `b${height - 1}`.padStart(16, '0'),
   numberOfTransactions: 0,
   totalAmount: 0n,
   totalFee: 0n,
@@ -191,6 +193,20 @@ describe('GET /api/delegates', () => {
 });
 
 describe('GET /api/wallets', () => {
+  it('says what replaces the 2.x "addresses" parameter, and that replacement works', async () => {
+    const removed = await get('/api/wallets?addresses=Awallet001,Awallet002');
+    expect(removed.status).toBe(422);
+    expect(removed.body.message).toBe(
+      '"addresses" was removed in 3.0: use "address" with comma-separated values',
+    );
+    const listed = await get('/api/wallets?address=Awallet001,Awallet002&orderBy=address:asc');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((w: { address: string }) => w.address)).toEqual([
+      'Awallet001',
+      'Awallet002',
+    ]);
+  });
+
   it('filters by the full attribute path and has no isDelegate', async () => {
     const { body } = await get('/api/wallets?attributes.delegate.username=genesis_2');
     expect(body.data).toHaveLength(1);

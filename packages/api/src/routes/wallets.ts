@@ -2,6 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf } from '../pagination/envelope.js';
 import {
+  ADDRESSES_REMOVED,
   indexQueryRule,
   toResourceQuery,
   type IndexQueryDefinition,
@@ -19,6 +20,7 @@ export const walletIndex: IndexQueryDefinition = {
   catalog: walletCatalog,
   defaultOrder: [{ field: 'balance', direction: 'desc' }],
   refused: {
+    addresses: ADDRESSES_REMOVED,
     isDelegate:
       'does not exist in 3.0: use attributes.delegate.username or attributes.delegate.resigned',
     username: REMOVED_IN_3,

@@ -9,6 +9,8 @@ const require = createRequire(import.meta.url);
 /** The page's own files (packages/api/status/, beside src/ and dist/) and the libraries it loads. */
 const ASSETS: Readonly<Record<string, { readonly path: string; readonly type: string }>> = {
   'status.js': { path: pageFile('status.js'), type: 'text/javascript' },
+  'charts.js': { path: pageFile('charts.js'), type: 'text/javascript' },
+  'favicon.svg': { path: pageFile('favicon.svg'), type: 'image/svg+xml' },
   'status.css': { path: pageFile('status.css'), type: 'text/css' },
   // nes' client is a browser-ready UMD file: it sets `window.nes`.
   'nes.js': { path: require.resolve('@hapi/nes/lib/client.js'), type: 'text/javascript' },
@@ -43,12 +45,23 @@ export function servePage(h: ResponseToolkit) {
   return h.response(statusPageHtml()).type('text/html; charset=utf-8');
 }
 
+function serveAsset(h: ResponseToolkit, asset: { readonly path: string; readonly type: string }) {
+  return h.response(content(asset.path)).type(`${asset.type}; charset=utf-8`);
+}
+
 /**
  * GET /status and its assets under /status/assets/: the node's status page (`/` serves the same
- * page to browsers, see rootRoutes).
+ * page to browsers, see rootRoutes). `/favicon.ico` is the page's icon, for the clients that ask
+ * there without reading the page's link.
  */
 export function statusPageRoutes(): ServerRoute[] {
   return [
+    {
+      method: 'GET',
+      path: '/favicon.ico',
+      options: { description: 'The status page’s icon (SVG)', tags: ['status'] },
+      handler: (_request, h) => serveAsset(h, ASSETS['favicon.svg'] as (typeof ASSETS)[string]),
+    },
     {
       method: 'GET',
       path: '/status',
@@ -64,7 +77,7 @@ export function statusPageRoutes(): ServerRoute[] {
           ? ASSETS[request.params.file as string]
           : undefined;
         if (!asset) throw Boom.notFound(`status/assets/${request.params.file as string}`);
-        return h.response(content(asset.path)).type(`${asset.type}; charset=utf-8`);
+        return serveAsset(h, asset);
       },
     },
   ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conditionsHold } from './conditions.js';
+import { MAX_MATCHED_TEXT, MAX_PATTERN_LENGTH, patternProblem } from './condition-pattern.js';
 
 const data = {
   transaction: {
@@ -37,6 +38,31 @@ describe("webhook conditions (ARK 3's operators)", () => {
     expect(holds('transaction.asset.votes', 'contains', '-03abc')).toBe(false);
     expect(holds('transaction.vendorField', 'regexp', '^payroll .* March$')).toBe(true);
     expect(holds('transaction.recipientId', 'regexp', '^D')).toBe(false);
+  });
+
+  it("runs regexp in linear time: the issue's ^(a+)+$ on 48 a and a ! answers at once", () => {
+    const started = performance.now();
+    const text = `${'a'.repeat(48)}!`;
+    expect(conditionsHold([{ key: 'text', condition: 'regexp', value: '^(a+)+$' }], { text })).toBe(
+      false,
+    );
+    expect(
+      conditionsHold([{ key: 'text', condition: 'regexp', value: '^(a+)+!$' }], { text }),
+    ).toBe(true);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('matches no text longer than the bound, and names what RE2 cannot compile', () => {
+    const long = 'a'.repeat(MAX_MATCHED_TEXT + 1);
+    expect(conditionsHold([{ key: 'v', condition: 'regexp', value: 'a' }], { v: long })).toBe(
+      false,
+    );
+    expect(patternProblem('^payroll .* March$')).toBeUndefined();
+    expect(patternProblem('(a)\\1')).toMatch(/invalid escape sequence/);
+    expect(patternProblem('(?=a)')).toMatch(/invalid or unsupported Perl syntax/);
+    expect(patternProblem('a'.repeat(MAX_PATTERN_LENGTH + 1))).toMatch(
+      `longer than ${MAX_PATTERN_LENGTH} characters`,
+    );
   });
 
   it('reads truthy and falsy, an absent field being falsy', () => {

@@ -1,12 +1,13 @@
 import type { WebhookCondition } from '@lni/database';
 import { isDeepStrictEqual } from 'node:util';
+import { ConditionPattern } from './condition-pattern.js';
 
 /**
  * ARK 3's webhook condition operators: `{ key, condition, value }` holds when the event data's
  * field at `key` (a dotted path) compares so with `value`. Numbers compare as numbers, integer
  * strings (amounts) exactly as big integers; `between`/`not-between` take `{ min, max }`
- * (bounds included); `contains` is a substring or an array element; `regexp` a pattern matched
- * against the value as text; `truthy`/`falsy` take no value.
+ * (bounds included); `contains` is a substring or an array element; `regexp` an RE2 pattern
+ * matched against the value as text (condition-pattern.ts); `truthy`/`falsy` take no value.
  */
 export const CONDITION_OPERATORS = [
   'eq',
@@ -25,13 +26,48 @@ export const CONDITION_OPERATORS = [
 
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
-export function conditionsHold(conditions: readonly WebhookCondition[], data: unknown): boolean {
-  return conditions.every((condition) =>
-    holds(condition.condition as ConditionOperator, valueAt(data, condition.key), condition.value),
-  );
+/** A webhook's conditions, their patterns compiled once, to test on many events' data. */
+export class ConditionSet {
+  readonly #tests: readonly ((data: unknown) => boolean)[];
+  /** Why a condition can never hold (a stored pattern RE2 cannot compile). */
+  readonly problems: readonly string[];
+
+  constructor(conditions: readonly WebhookCondition[]) {
+    const problems: string[] = [];
+    this.#tests = conditions.map((condition, index) => {
+      const operator = condition.condition as ConditionOperator;
+      if (operator !== 'regexp') {
+        return (data) => holds(operator, valueAt(data, condition.key), condition.value);
+      }
+      try {
+        const pattern = ConditionPattern.compile(String(condition.value));
+        return (data) => {
+          const actual = valueAt(data, condition.key);
+          return actual !== undefined && pattern.test(String(actual));
+        };
+      } catch (error) {
+        problems.push(`conditions[${index}]: ${(error as Error).message}`);
+        return () => false;
+      }
+    });
+    this.problems = problems;
+  }
+
+  /** Whether every condition holds on `data` (none: always). */
+  holdOn(data: unknown): boolean {
+    return this.#tests.every((test) => test(data));
+  }
 }
 
-function holds(operator: ConditionOperator, actual: unknown, expected: unknown): boolean {
+export function conditionsHold(conditions: readonly WebhookCondition[], data: unknown): boolean {
+  return new ConditionSet(conditions).holdOn(data);
+}
+
+function holds(
+  operator: Exclude<ConditionOperator, 'regexp'>,
+  actual: unknown,
+  expected: unknown,
+): boolean {
   switch (operator) {
     case 'eq':
       return equal(actual, expected);
@@ -53,8 +89,6 @@ function holds(operator: ConditionOperator, actual: unknown, expected: unknown):
       return Array.isArray(actual)
         ? actual.some((item) => equal(item, expected))
         : typeof actual === 'string' && actual.includes(String(expected));
-    case 'regexp':
-      return actual !== undefined && new RegExp(String(expected)).test(String(actual));
     case 'truthy':
       return Boolean(actual);
     case 'falsy':

@@ -114,6 +114,8 @@ export class WebhookDeliverer {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
+          // ARK's check that the post comes from the node the webhook was made on.
+          ...(webhook.token !== null && { authorization: webhook.token }),
           [SIGNATURE_HEADER]: signatureOf(delivery.body, webhook.secret),
           [DELIVERY_HEADER]: delivery.id,
         },

@@ -1,23 +1,30 @@
-import type { EventBus } from '@lni/kernel';
 import type { Service, Webhook, WebhookStorage } from '@lni/database';
+import type { Logger } from '@lni/kernel';
 import { randomUUID } from 'node:crypto';
-import { toJsonValue, type JsonValue } from '../resources/json-values.js';
-import { conditionsHold } from './conditions.js';
+import type { JsonValue } from '../resources/json-values.js';
+import type { ConditionMatcher } from './condition-matcher.js';
+import { ConditionSet } from './conditions.js';
+import {
+  WEBHOOK_EVENTS,
+  webhookEventData,
+  type WebhookDataSources,
+  type WebhookEvent,
+  type WebhookEventPayloads,
+} from './webhook-event-data.js';
 
-/** Events a webhook can follow: those the node's plugins publish on the event bus. */
-export const WEBHOOK_EVENTS = [
-  'block.applied',
-  'block.reverted',
-  'transaction.applied',
-  'forger.missing',
-  'peer.added',
-  'peer.removed',
-] as const;
+/** The kernel's event bus as webhooks follow it. */
+export interface WebhookEventSource {
+  on<K extends WebhookEvent>(
+    event: K,
+    listener: (payload: WebhookEventPayloads[K]) => void,
+  ): () => void;
+}
 
 /**
  * Turns the node's events into deliveries: for each enabled webhook of the event whose
  * conditions hold on its data, one delivery row with the body to send, written to the database
- * before anything is sent.
+ * before anything is sent. Conditions are tested by the matcher's worker thread, never on the
+ * thread that applies blocks; events are written in the order they happened.
  */
 export class WebhookEvents {
   private webhooks: readonly Webhook[] = [];
@@ -26,8 +33,11 @@ export class WebhookEvents {
 
   constructor(
     private readonly deps: {
-      readonly events: EventBus;
+      readonly events: WebhookEventSource;
       readonly webhookStorage: Service<WebhookStorage>;
+      readonly sources: WebhookDataSources;
+      readonly matcher: ConditionMatcher;
+      readonly logger: Logger;
       /** Called once deliveries are written, so they are sent at once. */
       readonly written: () => void;
       readonly onError: (error: unknown) => void;
@@ -37,58 +47,90 @@ export class WebhookEvents {
   /** Loads the webhooks and follows the events. */
   async start(): Promise<void> {
     await this.reload();
-    // The bus is typed by the plugins that declare each event; webhooks take them by name.
-    const on = this.deps.events.on.bind(this.deps.events) as unknown as (
-      event: string,
-      listener: (payload: unknown) => void,
-    ) => () => void;
-    for (const event of WEBHOOK_EVENTS) {
-      this.unsubscribe.push(on(event, (payload) => this.happened(event, payload)));
-    }
+    for (const event of WEBHOOK_EVENTS) this.follow(event);
+  }
+
+  private follow<K extends WebhookEvent>(event: K): void {
+    this.unsubscribe.push(
+      this.deps.events.on(event, (payload) => {
+        const webhooks = this.webhooks.filter(
+          (webhook) => webhook.enabled && webhook.event === event,
+        );
+        // Most events have no webhook: their data is not even made.
+        if (webhooks.length === 0) return;
+        this.happened(event, webhooks, webhookEventData(event, payload, this.deps.sources));
+      }),
+    );
   }
 
   async stop(): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
     await this.writing;
+    await this.deps.matcher.stop();
   }
 
   /** After a webhook was created, changed or deleted. */
   async reload(): Promise<void> {
     this.webhooks = await this.deps.webhookStorage.list();
+    this.deps.matcher.setWebhooks(this.webhooks);
+    for (const webhook of this.webhooks) {
+      const { problems } = new ConditionSet(webhook.conditions);
+      if (problems.length > 0) {
+        this.deps.logger.warn(
+          { webhook: webhook.id, problems },
+          'Webhook conditions that can never hold: its pattern is not one RE2 takes',
+        );
+      }
+    }
   }
 
-  private happened(event: string, payload: unknown): void {
-    const data = eventData(payload);
-    const timestamp = new Date().toISOString();
-    const deliveries = this.webhooks
-      .filter((webhook) => webhook.enabled && webhook.event === event)
-      .filter((webhook) => conditionsHold(webhook.conditions, data))
-      .map((webhook) => {
-        const delivery = randomUUID();
-        return {
-          id: delivery,
-          webhookId: webhook.id,
-          body: JSON.stringify({ event, data, timestamp, delivery }),
-          status: 'pending' as const,
-          attempts: 0,
-          nextAttemptAt: Date.now(),
-          createdAt: Date.now(),
-        };
-      });
-    if (deliveries.length === 0) return;
+  /** ARK's body `{ timestamp, data, event }`, and the delivery's id, which ARK does not send. */
+  private happened(event: WebhookEvent, webhooks: readonly Webhook[], data: JsonValue): void {
+    const timestamp = Date.now();
+    const conditional = webhooks.filter((webhook) => webhook.conditions.length > 0);
     // In event order, one write after the other.
     this.writing = this.writing
-      .then(() => this.deps.webhookStorage.enqueue(deliveries))
-      .then(this.deps.written, this.deps.onError);
+      .then(async () => {
+        const matching = new Set(await this.matching(event, conditional, data));
+        const deliveries = webhooks
+          .filter((webhook) => webhook.conditions.length === 0 || matching.has(webhook.id))
+          .map((webhook) => {
+            const delivery = randomUUID();
+            return {
+              id: delivery,
+              webhookId: webhook.id,
+              body: JSON.stringify({ timestamp, data, event, delivery }),
+              status: 'pending' as const,
+              attempts: 0,
+              nextAttemptAt: Date.now(),
+              createdAt: Date.now(),
+            };
+          });
+        if (deliveries.length === 0) return;
+        await this.deps.webhookStorage.enqueue(deliveries);
+        this.deps.written();
+      })
+      .catch(this.deps.onError);
   }
-}
 
-/** The payload as JSON (amounts as strings); a block is its header, without transactions. */
-function eventData(payload: unknown): JsonValue {
-  const value = payload as { block?: { transactions?: unknown } } | null;
-  if (value?.block && typeof value.block === 'object' && 'transactions' in value.block) {
-    const { transactions: _omitted, ...header } = value.block;
-    return toJsonValue({ ...value, block: header }) ?? null;
+  /** The conditional webhooks that match; none when the matcher failed (said in the log). */
+  private async matching(
+    event: WebhookEvent,
+    conditional: readonly Webhook[],
+    data: JsonValue,
+  ): Promise<readonly string[]> {
+    if (conditional.length === 0) return [];
+    try {
+      return await this.deps.matcher.match(
+        data,
+        conditional.map((webhook) => webhook.id),
+      );
+    } catch (error) {
+      this.deps.logger.warn(
+        { event, webhooks: conditional.map((webhook) => webhook.id), err: error },
+        'Webhook conditions not tested: these webhooks get no delivery of the event',
+      );
+      return [];
+    }
   }
-  return toJsonValue(payload) ?? null;
 }

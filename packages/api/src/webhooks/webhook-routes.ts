@@ -9,8 +9,9 @@ import {
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
+import { patternProblem } from './condition-pattern.js';
 import { CONDITION_OPERATORS } from './conditions.js';
-import { WEBHOOK_EVENTS } from './webhook-events.js';
+import { WEBHOOK_EVENTS } from './webhook-event-data.js';
 
 export interface WebhookRouteSources {
   readonly storage: () => Service<WebhookStorage>;
@@ -28,14 +29,11 @@ const conditionSchema = Joi.object({
   value: Joi.any(),
 }).custom((condition: { condition: string; value: unknown }, helpers) => {
   if (condition.condition !== 'regexp') return condition;
-  try {
-    new RegExp(String(condition.value));
-    return condition;
-  } catch (error) {
-    return helpers.message({
-      custom: `"value" is not a regular expression: ${(error as Error).message}`,
-    });
-  }
+  const problem = patternProblem(String(condition.value));
+  if (problem === undefined) return condition;
+  return helpers.message({
+    custom: `"value" is not a pattern RE2 takes (no backreferences nor lookaround): ${problem}`,
+  });
 });
 
 const webhookSchema = Joi.object({
@@ -108,7 +106,7 @@ export function webhookRoutes(sources: WebhookRouteSources): ServerRoute[] {
       path: '/api/webhooks',
       options: {
         description:
-          'Creates a webhook; the answer carries its signing secret, shown only this once',
+          'Creates a webhook; the answer carries its token (ARK’s) and its signing secret, shown only this once',
         tags,
         ext: onlyWhitelisted,
         validate: { payload: webhookSchema },
@@ -117,10 +115,14 @@ export function webhookRoutes(sources: WebhookRouteSources): ServerRoute[] {
             Webhook,
             'event' | 'target' | 'enabled' | 'conditions'
           >;
+          // As ARK: the whole token is shown once; its first half is kept and sent as
+          // Authorization, the second half lets the receiver tell the token is theirs.
+          const token = randomBytes(32).toString('hex');
           const webhook: Webhook = {
             id: randomUUID(),
             ...input,
             secret: randomBytes(32).toString('hex'),
+            token: token.slice(0, 32),
             createdAt: Date.now(),
             failingSince: null,
             disabledReason: null,
@@ -128,7 +130,7 @@ export function webhookRoutes(sources: WebhookRouteSources): ServerRoute[] {
           await sources.storage().insert(webhook);
           await sources.changed();
           return h
-            .response({ data: { ...webhookResource(webhook), secret: webhook.secret } })
+            .response({ data: { ...webhookResource(webhook), token, secret: webhook.secret } })
             .code(201);
         },
       },

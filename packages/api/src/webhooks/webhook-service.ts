@@ -1,8 +1,10 @@
-import type { EventBus, Logger } from '@lni/kernel';
+import type { Logger } from '@lni/kernel';
 import type { Service, WebhookStorage } from '@lni/database';
 import { Counter, type Registry } from 'prom-client';
+import { ConditionMatcher } from './condition-matcher.js';
 import { WebhookDeliverer, type DeliveryOptions } from './webhook-deliverer.js';
-import { WebhookEvents } from './webhook-events.js';
+import type { WebhookDataSources } from './webhook-event-data.js';
+import { WebhookEvents, type WebhookEventSource } from './webhook-events.js';
 
 /** Events to deliveries to POSTs: the webhooks of this node, started at boot. */
 export class WebhookService {
@@ -10,8 +12,9 @@ export class WebhookService {
   private readonly deliverer: WebhookDeliverer;
 
   constructor(deps: {
-    readonly events: EventBus;
+    readonly events: WebhookEventSource;
     readonly webhookStorage: Service<WebhookStorage>;
+    readonly sources: WebhookDataSources;
     readonly options: DeliveryOptions;
     readonly logger: Logger;
     readonly metrics: Registry;
@@ -32,6 +35,9 @@ export class WebhookService {
     this.events = new WebhookEvents({
       events: deps.events,
       webhookStorage: storage,
+      sources: deps.sources,
+      matcher: new ConditionMatcher(),
+      logger: deps.logger,
       written: () => this.deliverer.wake(),
       onError: (error) =>
         deps.logger.error({ err: error }, 'Webhook deliveries of an event could not be written'),

@@ -51,7 +51,7 @@ describe('kernel db:migrate', () => {
     expect((await run.exited()).code).toBe(0);
     expect(run.stdout()).toContain(`Database embedded PGlite at ${join(data, 'database')}`);
     expect(run.stdout()).toContain(
-      '10 migration(s) applied (InitialSchema1763900000000, RowTotals1764000000000, PaymentRecipients1764000000001, Peers1764100000000, PoolTransactions1764200000000, MissedSlots1764300000000, Webhooks1764300000001, TransactionParties1764400000000, PartyCount1764500000000, PartyPairs1764600000000)',
+      '11 migration(s) applied (InitialSchema1763900000000, RowTotals1764000000000, PaymentRecipients1764000000001, Peers1764100000000, PoolTransactions1764200000000, MissedSlots1764300000000, Webhooks1764300000001, TransactionParties1764400000000, PartyCount1764500000000, PartyPairs1764600000000, WebhookArkShape1764700000000)',
     );
   }, 60_000);
 
@@ -131,7 +131,7 @@ describe('kernel db:migrate', () => {
         });
         expect((await run.exited()).code).toBe(0);
         expect(run.stdout()).toContain(
-          `Database 127.0.0.1:5432/${name}: upgraded 1000 transactions from 2.7; 10 migration(s) applied`,
+          `Database 127.0.0.1:5432/${name}: upgraded 1000 transactions from 2.7; 11 migration(s) applied`,
         );
         const progress = run
           .stderr()

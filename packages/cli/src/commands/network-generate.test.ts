@@ -10,7 +10,7 @@ import {
   type NetworkConfig,
 } from '@lni/crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -101,6 +101,30 @@ describe('kernel network:generate', () => {
     expect(new Milestones(loaded.milestones).at(1).blocktime).toBe(4);
     // No port pinned in .env: app.json's ports apply until an operator sets a variable.
     expect(existsSync(join(config, '.env'))).toBe(false);
+  });
+
+  it("writes an app.json whose forger forges without peers, and keeps an operator's own", async () => {
+    const config = join(dir, 'alone');
+    expect(await generate(config, '--delegates', '2')).toBe(0);
+    const app = JSON.parse(await readFile(join(config, 'app.json'), 'utf8'));
+    const forgerOf = (mode: string) =>
+      (app[mode].plugins as { package: string; options: object }[]).find(
+        (entry) => entry.package === '@lni/forger',
+      );
+    expect(forgerOf('core')?.options).toEqual({ allowSingleNode: true });
+    expect(forgerOf('forger')?.options).toEqual({ allowSingleNode: true });
+    expect(app.relay.plugins.map((entry: { package: string }) => entry.package)).toEqual([
+      '@lni/database',
+      '@lni/state',
+      '@lni/p2p',
+      '@lni/api',
+    ]);
+
+    const own = join(dir, 'own');
+    await mkdir(own, { recursive: true });
+    await writeFile(join(own, 'app.json'), '{"relay":{"plugins":[]}}\n');
+    expect(await generate(own, '--delegates', '2')).toBe(0);
+    expect(await readFile(join(own, 'app.json'), 'utf8')).toBe('{"relay":{"plugins":[]}}\n');
   });
 
   it('writes a port into .env only when asked to', async () => {

@@ -1,9 +1,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KernelError, resolvePaths } from '@lni/kernel';
 import { generateNetwork, type GeneratedNetwork } from '@lni/crypto';
+import { setEnvironment } from '../config/env-file.js';
+import { generatedAppConfig } from '../config/generated-app.js';
 import type { CommandResult } from '../program.js';
 
 interface GenerateFlags {
@@ -68,7 +70,10 @@ export function registerNetworkGenerate(program: Command, result: CommandResult)
       const written = await writeNetwork(configDir, flags);
       process.stdout.write(
         `Generated network ${flags.network} with ${flags.delegates} delegates in ${configDir}\n` +
-          `  written: ${written.join(', ')}\n`,
+          `  written: ${written.join(', ')}\n` +
+          (written.includes('app.json')
+            ? "  app.json lets this node's forger forge without peers (allowSingleNode): every delegate's secret is in delegates.json\n"
+            : ''),
       );
       result.code = 0;
     });
@@ -107,30 +112,23 @@ async function writeNetwork(configDir: string, flags: GenerateFlags): Promise<st
       mode: file === 'delegates.json' ? 0o600 : 0o644,
     });
   }
+  const written: string[] = [...GENERATED_FILES];
+  // An operator's own app.json stays: it is theirs, not part of a generation.
+  if (!existsSync(join(configDir, 'app.json'))) {
+    await writeFile(
+      join(configDir, 'app.json'),
+      `${JSON.stringify(await generatedAppConfig(), null, 2)}\n`,
+    );
+    written.push('app.json');
+  }
   // Only ports asked for: a port pinned in .env would silently beat the one app.json sets.
   const ports = {
     ...(flags.p2pPort !== undefined && { CORE_P2P_PORT: String(flags.p2pPort) }),
     ...(flags.apiPort !== undefined && { CORE_API_PORT: String(flags.apiPort) }),
   };
-  if (Object.keys(ports).length === 0) return [...GENERATED_FILES];
+  if (Object.keys(ports).length === 0) return written;
   await setEnvironment(join(configDir, '.env'), ports);
-  return [...GENERATED_FILES, '.env'];
-}
-
-/** Sets keys in a .env file, keeping every other line as it was. */
-async function setEnvironment(file: string, values: Record<string, string>): Promise<void> {
-  const lines = existsSync(file) ? (await readFile(file, 'utf8')).split('\n') : [];
-  const pending = new Map(Object.entries(values));
-  const updated = lines.map((line) => {
-    const key = line.split('=', 1)[0]!.trim();
-    const value = pending.get(key);
-    if (value === undefined) return line;
-    pending.delete(key);
-    return `${key}=${value}`;
-  });
-  while (updated.length > 0 && updated[updated.length - 1] === '') updated.pop();
-  for (const [key, value] of pending) updated.push(`${key}=${value}`);
-  await writeFile(file, `${updated.join('\n')}\n`);
+  return [...written, '.env'];
 }
 
 function integer(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {

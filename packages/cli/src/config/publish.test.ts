@@ -82,6 +82,27 @@ describe('kernel config:publish', () => {
     expect(existsSync(join(backup, 'app.json'))).toBe(true);
   });
 
+  it('--reset keeps the comments of .env and reports only settings that differ from the defaults', async () => {
+    await publishConfig({ network: 'testnet', configDir: dir });
+    const defaultEnv = await readFile(join(networksDirectory, 'testnet', '.env'), 'utf8');
+
+    const untouched = await publishConfig({ network: 'testnet', configDir: dir, reset: true });
+    expect(untouched.kept).toEqual([]);
+    expect(await readFile(join(dir, '.env'), 'utf8')).toBe(defaultEnv);
+
+    await writeFile(join(dir, '.env'), `${defaultEnv}CORE_API_PORT=5003\n`);
+    const app = await readJson('app.json');
+    app.core.plugins.find((entry: { package: string }) => entry.package === '@lni/api').options = {
+      cache: { enabled: false },
+    };
+    await writeFile(join(dir, 'app.json'), JSON.stringify(app));
+    const changed = await publishConfig({ network: 'testnet', configDir: dir, reset: true });
+    expect(changed.kept).toEqual(['app.json: options of @lni/api in core', '.env: CORE_API_PORT']);
+    const env = await readFile(join(dir, '.env'), 'utf8');
+    expect(env).toBe(`${defaultEnv}CORE_API_PORT=5003\n`);
+    expect(env).toMatch(/^# Environment of the node/);
+  });
+
   it('--reset keeps the options an operator changed on a default plugin', async () => {
     await publishConfig({ network: 'testnet', configDir: dir });
     await writeFile(

@@ -1,14 +1,14 @@
-import { parse as parseEnv } from 'dotenv';
-import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { parseAppConfig, RUN_MODES, type AppConfig, type PluginEntry } from '@lni/kernel';
 import type { Backup } from './backup.js';
+import { readEnvironment, setEnvironment } from './env-file.js';
 
 /**
  * Puts the operator's settings back over freshly published defaults: delegate secrets, the
  * options of every plugin (and plugins the defaults do not list), and environment values.
- * Returns one line per thing kept.
+ * Returns one line per thing kept; a setting equal to its default is not one.
  */
 export async function reapplyBackup(configDir: string, backup: Backup): Promise<string[]> {
   const kept: string[] = [];
@@ -24,7 +24,9 @@ async function reapplyDelegates(
 ): Promise<string[]> {
   const file = join(configDir, 'delegates.json');
   const fresh = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  await writeFile(file, `${JSON.stringify({ ...fresh, ...previous }, null, 2)}\n`);
+  const merged = { ...fresh, ...previous };
+  if (isDeepStrictEqual(merged, fresh)) return [];
+  await writeFile(file, `${JSON.stringify(merged, null, 2)}\n`);
   const secrets = Array.isArray(previous.secrets) ? previous.secrets.length : 0;
   const others = Object.keys(previous).filter((key) => key !== 'secrets');
   return [`delegates.json: ${secrets} secret(s)${others.length ? `, ${others.join(', ')}` : ''}`];
@@ -40,9 +42,11 @@ async function reapplyApp(configDir: string, previous: AppConfig): Promise<strin
     const oldPlugins = previous[mode]?.plugins ?? [];
     const plugins = freshPlugins.map((entry) => {
       const old = oldPlugins.find((candidate) => candidate.package === entry.package);
-      if (!old || Object.keys(old.options).length === 0) return entry;
+      if (!old) return entry;
+      const options = mergeOptions(entry.options, old.options);
+      if (isDeepStrictEqual(options, entry.options)) return entry;
       kept.push(`app.json: options of ${entry.package} in ${mode}`);
-      return { package: entry.package, options: mergeOptions(entry.options, old.options) };
+      return { package: entry.package, options };
     });
     for (const old of oldPlugins) {
       if (!freshPlugins.some((entry) => entry.package === old.package)) {
@@ -56,14 +60,17 @@ async function reapplyApp(configDir: string, previous: AppConfig): Promise<strin
   return kept;
 }
 
+/** The published .env keeps its comments; only the operator's own values are written into it. */
 async function reapplyEnv(configDir: string, previous: Record<string, string>): Promise<string[]> {
   const file = join(configDir, '.env');
-  const fresh = existsSync(file) ? parseEnv(await readFile(file, 'utf8')) : {};
-  const merged = { ...fresh, ...previous };
-  const lines = Object.entries(merged).map(([key, value]) => `${key}=${quote(value)}`);
-  await writeFile(file, `${lines.join('\n')}\n`);
-  const keys = Object.keys(previous);
-  return keys.length > 0 ? [`.env: ${keys.join(', ')}`] : [];
+  const fresh = await readEnvironment(file);
+  const changed = Object.fromEntries(
+    Object.entries(previous).filter(([key, value]) => fresh[key] !== value),
+  );
+  const keys = Object.keys(changed);
+  if (keys.length === 0) return [];
+  await setEnvironment(file, changed);
+  return [`.env: ${keys.join(', ')}`];
 }
 
 /** The operator's values win; objects merge so that options new in the defaults appear. */
@@ -81,8 +88,4 @@ function mergeOptions(
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function quote(value: string): string {
-  return /^[\w./:@+-]*$/.test(value) ? value : JSON.stringify(value);
 }

@@ -46,3 +46,11 @@ export function idFromHash(hash: Buffer, full: boolean): string {
   // ARK reverses the first 8 bytes and reads them big-endian: a little-endian u64.
   return hash.readBigUInt64LE(0).toString();
 }
+
+/**
+ * A block id as a header's bytes hold it, in hex (ARK's `idHex`, `previousBlockHex`): a full
+ * id (64 hex) is that already; a short one is a decimal u64, its 8 bytes as 16 hex digits.
+ */
+export function blockIdHex(id: string): string {
+  return id.length === 64 ? id : shortIdValue(id, 'id').toString(16).padStart(16, '0');
+}

@@ -2,7 +2,7 @@ export type * from './block-data.js';
 export * from './block-codec.js';
 export * from './block-error.js';
 export * from './block-hash.js';
-export { shortIdValue } from './block-id-format.js';
+export { blockIdHex, shortIdValue } from './block-id-format.js';
 export * from './block-json.js';
 export type * from './block-verification.js';
 export * from './deserialize-block.js';

@@ -8,6 +8,7 @@ import { Webhooks1764300000001 } from './1764300000001-webhooks.js';
 import { TransactionParties1764400000000 } from './1764400000000-transaction-parties.js';
 import { PartyCount1764500000000 } from './1764500000000-party-count.js';
 import { PartyPairs1764600000000 } from './1764600000000-party-pairs.js';
+import { WebhookArkShape1764700000000 } from './1764700000000-webhook-ark-shape.js';
 
 /** Every schema migration, oldest first. */
 export const schemaMigrations = [
@@ -21,4 +22,5 @@ export const schemaMigrations = [
   TransactionParties1764400000000,
   PartyCount1764500000000,
   PartyPairs1764600000000,
+  WebhookArkShape1764700000000,
 ];

@@ -42,13 +42,17 @@ export const BLOCK_COLUMNS =
 export const TRANSACTION_COLUMNS =
   'id, version, block_id, block_height, sequence, "timestamp", nonce, sender_public_key, recipient_id, type, type_group, vendor_field, amount, fee, serialized, asset';
 
+/**
+ * A stored block as the node reads it. The genesis block has no previous block: NULL as this
+ * node writes it, or '0' as ARK 3.x stores it (a database upgraded from 2.7 keeps ARK's).
+ */
 export function blockFromRow(row: BlockRow): StoredBlock {
   return {
     id: row.id,
     version: row.version,
     timestamp: row.timestamp,
     height: row.height,
-    previousBlock: row.previous_block,
+    previousBlock: row.height === 1 && row.previous_block === '0' ? null : row.previous_block,
     numberOfTransactions: row.number_of_transactions,
     totalAmount: BigInt(row.total_amount),
     totalFee: BigInt(row.total_fee),

@@ -15,6 +15,11 @@ export interface Webhook {
   readonly conditions: readonly WebhookCondition[];
   /** HMAC key of the signature; shown to the client once, at creation. */
   readonly secret: string;
+  /**
+   * The first half of the token shown once at creation, sent as `Authorization` as ARK 3 sends
+   * it; null for a webhook made before tokens.
+   */
+  readonly token: string | null;
   readonly createdAt: number;
   /** Since when every attempt to reach the target failed (Unix ms); null while it answers. */
   readonly failingSince: number | null;
@@ -49,6 +54,7 @@ interface WebhookRow {
   enabled: boolean;
   conditions: WebhookCondition[];
   secret: string;
+  token: string | null;
   created_at: string;
   failing_since: string | null;
   disabled_reason: string | null;
@@ -71,6 +77,7 @@ const toWebhook = (row: WebhookRow): Webhook => ({
   enabled: row.enabled,
   conditions: row.conditions,
   secret: row.secret,
+  token: row.token,
   createdAt: Number(row.created_at),
   failingSince: row.failing_since === null ? null : Number(row.failing_since),
   disabledReason: row.disabled_reason,
@@ -96,8 +103,8 @@ export class WebhookStorage {
 
   async insert(webhook: Webhook): Promise<void> {
     await this.database.manager.query(
-      `INSERT INTO webhooks (id, event, target, enabled, conditions, secret, created_at, failing_since, disabled_reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO webhooks (id, event, target, enabled, conditions, secret, token, created_at, failing_since, disabled_reason)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         webhook.id,
         webhook.event,
@@ -105,6 +112,7 @@ export class WebhookStorage {
         webhook.enabled,
         JSON.stringify(webhook.conditions),
         webhook.secret,
+        webhook.token,
         webhook.createdAt,
         webhook.failingSince,
         webhook.disabledReason,

@@ -162,10 +162,8 @@ async function switchTables(manager: EntityManager): Promise<number> {
     `ALTER TABLE transactions RENAME CONSTRAINT ${NEW_TABLE}_pkey TO transactions_pkey`,
   );
   await manager.query('ALTER TABLE blocks DROP CONSTRAINT IF EXISTS chained_blocks');
-  // ARK names no previous block of the genesis block as '0'; 3.0 writes NULL.
-  await manager.query(
-    "UPDATE blocks SET previous_block = NULL WHERE height = 1 AND previous_block = '0'",
-  );
+  // The genesis block's previous block stays '0': ARK 3.x keeps it so in its own 3.0 tables,
+  // and an upgraded database is to be ARK's. blockFromRow reads it as none.
   const functions = (await manager.query(
     `SELECT p.oid::regprocedure::text AS signature FROM pg_proc p
        JOIN pg_namespace n ON n.oid = p.pronamespace

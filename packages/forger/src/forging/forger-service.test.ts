@@ -125,6 +125,30 @@ describe('the forger', () => {
     });
   });
 
+  it('names the option that lets it forge without peers, in its first missed slot only', async () => {
+    const relay = new ScriptedRelay('relay-1');
+    relay.network = {
+      ...relay.network,
+      status: NetworkStatus.BelowMinimumPeers,
+      quorumDetails: { ...relay.network.quorumDetails, peersQuorum: 0, peersNoQuorum: 0 },
+    };
+    const { forger, records } = setup([relay]);
+    for (const slot of [8, 16, 24]) {
+      relay.round = { ...relay.round, slotTimestamp: slot };
+      await forger.checkSlot();
+    }
+    const missed = records.filter((record) => record.msg === 'Missed slot') as {
+      reason?: string;
+      remedy?: string;
+    }[];
+    expect(missed).toHaveLength(3);
+    expect(
+      missed.every((record) => /below its minimum network reach/.test(record.reason ?? '')),
+    ).toBe(true);
+    expect(missed[0]?.remedy).toMatch(/set allowSingleNode to true in the forger's options/);
+    expect(missed.slice(1).map((record) => record.remedy)).toEqual([undefined, undefined]);
+  });
+
   it('asks the next relay when one does not answer, and posts to every relay', async () => {
     const down = new ScriptedRelay('down');
     down.failing = true;

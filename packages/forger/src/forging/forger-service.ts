@@ -34,6 +34,8 @@ export class ForgerService {
   private lastSlotHandled = -1;
   /** Relays that failed their last request, with when that was last logged as a warning. */
   private readonly unanswering = new Map<string, number>();
+  /** Remedies already named: a warning every slot says it once, not every slot. */
+  private readonly remediesGiven = new Set<string>();
 
   constructor(private readonly deps: ForgerServiceDeps) {
     this.keysByPublicKey = new Map(
@@ -114,8 +116,9 @@ export class ForgerService {
     try {
       const decision = decideForging(round, await relay.networkState(), this.deps.rules);
       if (!decision.forge) {
+        const remedy = this.firstTime(decision.remedy);
         logger.warn(
-          { height, delegate: round.currentForger, reason: decision.reason },
+          { height, delegate: round.currentForger, reason: decision.reason, ...remedy },
           'Missed slot',
         );
         return;
@@ -143,6 +146,12 @@ export class ForgerService {
         'Missed slot: forging failed',
       );
     }
+  }
+
+  private firstTime(remedy: string | undefined): { remedy?: string } {
+    if (remedy === undefined || this.remediesGiven.has(remedy)) return {};
+    this.remediesGiven.add(remedy);
+    return { remedy };
   }
 
   /** Every relay gets the block; forging succeeded if at least one accepted it. */

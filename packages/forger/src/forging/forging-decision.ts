@@ -12,7 +12,17 @@ export interface ForgingRules {
 }
 
 export type ForgingDecision =
-  { readonly forge: true } | { readonly forge: false; readonly reason: string };
+  | { readonly forge: true }
+  | {
+      readonly forge: false;
+      readonly reason: string;
+      /** The option that lifts the refusal, where one does. */
+      readonly remedy?: string;
+    };
+
+/** Too few peers is a refusal only this option lifts; a network of one node needs it. */
+export const SINGLE_NODE_REMEDY =
+  "a network whose delegates all forge on this node can forge without peers: set allowSingleNode to true in the forger's options in app.json";
 
 /**
  * Decides whether forging the current slot is safe, naming the rule when it is not. The network
@@ -37,6 +47,7 @@ export function decideForging(
         return {
           forge: false,
           reason: `the relay's ${peers} peers are below its minimum network reach`,
+          remedy: SINGLE_NODE_REMEDY,
         };
       }
       break;
@@ -60,6 +71,7 @@ export function decideForging(
       : {
           forge: false,
           reason: 'the relay has no peers and this network does not allow a single node',
+          remedy: SINGLE_NODE_REMEDY,
         };
   }
   const quorum = details.peersQuorum / peers;

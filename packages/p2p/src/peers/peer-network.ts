@@ -33,7 +33,13 @@ export interface PeerNetworkDependencies {
 /** How soon a peer that is not ready is asked again: within ARK's getStatus limit (2 per 1 s). */
 const NOT_READY_RETRY_MS = 1_000;
 
-export type ConnectOutcome = 'added' | 'updated' | 'self' | 'banned' | 'full' | 'untrusted';
+export type ConnectOutcome =
+  'added' | 'updated' | 'self' | 'banned' | 'full' | 'subnet' | 'untrusted';
+
+export interface ConnectOptions {
+  /** A seed of peers.json: let in whatever its /24 holds (ARK's seeds are). */
+  readonly seed?: boolean;
+}
 
 /**
  * The node's outgoing connections: dials a peer, verifies it as ARK does before trusting it,
@@ -63,12 +69,12 @@ export class PeerNetwork {
   }
 
   /** Dials a peer once at a time; resolves with what became of it, rejects when it failed. */
-  connect(ipAddress: string, port: number): Promise<ConnectOutcome> {
+  connect(ipAddress: string, port: number, options: ConnectOptions = {}): Promise<ConnectOutcome> {
     const ip = normaliseIp(ipAddress);
     const key = peerKey(ip, port);
     const pending = this.dialling.get(key);
     if (pending) return pending;
-    const attempt = this.dial(ip, port).finally(() => this.dialling.delete(key));
+    const attempt = this.dial(ip, port, options).finally(() => this.dialling.delete(key));
     this.dialling.set(key, attempt);
     return attempt;
   }
@@ -175,13 +181,15 @@ export class PeerNetwork {
     }
   }
 
-  private async dial(ip: string, port: number): Promise<ConnectOutcome> {
+  private async dial(ip: string, port: number, options: ConnectOptions): Promise<ConnectOutcome> {
     if (this.isSelf(ip, port)) return 'self';
     if (this.deps.peers.isBanned(ip)) return 'banned';
     const key = peerKey(ip, port);
     const existing = this.clients.get(key);
-    if (existing?.isOpen) return this.admit(existing);
+    if (existing?.isOpen) return this.admit(existing, options);
     if (this.deps.peers.isFull) return 'full';
+    // Checked again when it is admitted: others may have joined its /24 meanwhile.
+    if (!options.seed && this.deps.peers.subnetIsFull(ip)) return 'subnet';
     const connection = await PeerConnection.open(`ws://${key}`, {
       address: key,
       timeoutMs: this.deps.connectTimeoutMs,
@@ -195,7 +203,7 @@ export class PeerNetwork {
       headers: { version: this.deps.version, port: this.deps.listeningPort() },
     });
     try {
-      const outcome = await this.admit(client);
+      const outcome = await this.admit(client, options);
       if (outcome === 'added' || outcome === 'updated') this.clients.set(key, client);
       else client.close(`not a peer: ${outcome}`);
       return outcome;
@@ -207,7 +215,7 @@ export class PeerNetwork {
   }
 
   /** Verifies the peer (network, version, chain) and records it when it is one of ours. */
-  private async admit(client: PeerClient): Promise<ConnectOutcome> {
+  private async admit(client: PeerClient, options: ConnectOptions): Promise<ConnectOutcome> {
     const { ip, port } = client;
     const deadline = Date.now() + this.deps.verifyTimeoutMs;
     const { status, latency } = await this.readyStatus(client, deadline);
@@ -221,6 +229,7 @@ export class PeerNetwork {
       ip,
       port,
       await this.observe(status, latency, verification.forked),
+      options,
     );
   }
 

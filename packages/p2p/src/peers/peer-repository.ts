@@ -2,10 +2,13 @@ import type { EventBus, Logger } from '@lni/kernel';
 import { peerKey, type PeerObservation, type PeerView } from './peer.js';
 import type { PeerStore, StoredPeer } from './peer-store.js';
 import type { Misbehaviour, PenaltyBox, PenaltyState } from './penalty-box.js';
+import { subnetOf } from './same-subnet.js';
 
 export interface PeerRepositoryDependencies {
   readonly penalties: PenaltyBox;
   readonly maxPeers: number;
+  /** New peers refused once this many peers share their IPv4 /24 (ARK's maxSameSubnetPeers). */
+  readonly maxSameSubnetPeers: number;
   readonly events: EventBus;
   readonly logger: Logger;
   /** Known peers not seen for this long are forgotten (no longer dialled again). */
@@ -19,7 +22,7 @@ export interface PeerRecord extends PeerObservation {
   readonly lastSeen: number;
 }
 
-export type AddResult = 'added' | 'updated' | 'full' | 'banned';
+export type AddResult = 'added' | 'updated' | 'full' | 'subnet' | 'banned';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const STORE_EVERY_MS = 60_000;
@@ -88,12 +91,33 @@ export class PeerRepository {
     return this.peers.size >= this.deps.maxPeers;
   }
 
-  /** Adds or refreshes a peer; a new one is refused when the cap is reached or its IP is banned. */
-  upsert(ip: string, port: number, observation: PeerObservation): AddResult {
+  /**
+   * Whether a new peer at `ip` would exceed `maxSameSubnetPeers`: so many peers already share its
+   * IPv4 /24 (one IP on several ports counts once per port). IPv6 and loopback never do.
+   */
+  subnetIsFull(ip: string): boolean {
+    const subnet = subnetOf(ip);
+    if (subnet === undefined) return false;
+    let sharing = 0;
+    for (const record of this.peers.values()) if (subnetOf(record.ip) === subnet) sharing += 1;
+    return sharing >= this.deps.maxSameSubnetPeers;
+  }
+
+  /**
+   * Adds or refreshes a peer; a new one is refused when the cap is reached, its /24 holds
+   * `maxSameSubnetPeers` already (seeds excepted, as in ARK), or its IP is banned.
+   */
+  upsert(
+    ip: string,
+    port: number,
+    observation: PeerObservation,
+    { seed = false }: { readonly seed?: boolean } = {},
+  ): AddResult {
     if (this.deps.penalties.isBanned(ip)) return 'banned';
     const key = peerKey(ip, port);
     const isNew = !this.peers.has(key);
     if (isNew && this.isFull) return 'full';
+    if (isNew && !seed && this.subnetIsFull(ip)) return 'subnet';
     this.record(ip, port, observation);
     if (isNew) {
       this.deps.logger.info({ ip, port, height: observation.height }, 'Peer added');

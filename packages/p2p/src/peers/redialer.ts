@@ -17,6 +17,11 @@ export interface RedialerDeps {
   readonly tickMs?: number;
 }
 
+/** An address to dial again; seeds are let in whatever their /24 holds. */
+interface Candidate extends SeedPeer {
+  readonly seed: boolean;
+}
+
 interface Attempt {
   failures: number;
   nextAt: number;
@@ -67,23 +72,25 @@ export class Redialer {
     await Promise.all(due.slice(0, MAX_DIALS_PER_TICK).map((peer) => this.dial(peer)));
   }
 
-  private candidates(): SeedPeer[] {
+  private candidates(): Candidate[] {
     const seen = new Set<string>();
-    const list: SeedPeer[] = [];
-    for (const { ip: address, port } of [...this.deps.seeds, ...this.deps.peers.lost()]) {
+    const list: Candidate[] = [];
+    const seeds = this.deps.seeds.map((peer) => ({ ...peer, seed: true }));
+    const lost = this.deps.peers.lost().map((peer) => ({ ...peer, seed: false }));
+    for (const { ip: address, port, seed } of [...seeds, ...lost]) {
       const ip = normaliseIp(address);
       const key = peerKey(ip, port);
       if (seen.has(key) || this.deps.network.isSelf(ip, port)) continue;
       seen.add(key);
-      list.push({ ip, port });
+      list.push({ ip, port, seed });
     }
     return list;
   }
 
-  private async dial({ ip, port }: SeedPeer): Promise<void> {
+  private async dial({ ip, port, seed }: Candidate): Promise<void> {
     const key = peerKey(ip, port);
     try {
-      const outcome = await this.deps.network.connect(ip, port);
+      const outcome = await this.deps.network.connect(ip, port, { seed });
       if (outcome === 'added' || outcome === 'updated') {
         this.attempts.delete(key);
         this.deps.logger.info({ ip, port }, 'Peer dialled again');

@@ -137,7 +137,12 @@ export class P2PServer {
     const { peerNetwork, peerRepository, logger } = this.deps;
     const port = headers?.port ?? this.networkPort;
     if (headers === undefined || port === 0) return; // a forger: it listens nowhere
-    if (peerRepository.has(ip, port) || peerRepository.isFull || peerNetwork.isSelf(ip, port)) {
+    if (
+      peerRepository.has(ip, port) ||
+      peerRepository.isFull ||
+      peerRepository.subnetIsFull(ip) ||
+      peerNetwork.isSelf(ip, port)
+    ) {
       return;
     }
     if (peerNetwork.isDialling(ip, port)) return;

@@ -41,6 +41,11 @@ export const relaxedLimits = {
 export async function startTestNode(
   input: {
     readonly chain?: MemoryChain;
+    /**
+     * A real ledger (the state plugin's chain port) registered as `p2pChain` instead of
+     * `chain`, for tests of the two together; `chain` is then unused.
+     */
+    readonly ledger?: ChainPort;
     /** Registered as `p2pForging` when given, as the state plugin will register the ledger's. */
     readonly forging?: ForgingPort;
     readonly seeds?: readonly SeedPeer[];
@@ -62,7 +67,7 @@ export async function startTestNode(
   const ledger: Plugin<object> = {
     name: 'test-ledger',
     register: ({ container }) => {
-      container.register({ p2pChain: asValue<ChainPort>(chain) });
+      container.register({ p2pChain: asValue<ChainPort>(input.ledger ?? chain) });
       if (input.forging) container.register({ p2pForging: asValue(input.forging) });
     },
   };

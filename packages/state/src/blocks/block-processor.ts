@@ -13,7 +13,7 @@ import type { LedgerState } from '../handlers/transaction-handler.js';
 import type { ElectionLog } from '../ledger/election-log.js';
 import { signerRegistrations } from '../wallets/signer-registrations.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
-import type { LastBlock } from '../wallets/wallet.js';
+import type { LastBlock } from '../wallets/last-block.js';
 import './block-events.js';
 import type { BlockHook } from './block-hook.js';
 import { BlockRejectedError } from './block-rejected-error.js';

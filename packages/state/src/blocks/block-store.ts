@@ -1,5 +1,5 @@
 import type { BlockData, TransactionData } from '@lni/crypto';
-import type { LastBlock } from '../wallets/wallet.js';
+import type { LastBlock } from '../wallets/last-block.js';
 
 export type FullBlock = BlockData<TransactionData>;
 

@@ -18,7 +18,7 @@ import type {
 import type { ElectionLog } from '../ledger/election-log.js';
 import type { MissedSlotLog } from '../production/missed-slots.js';
 import { roundRows } from '../ledger/stored-rounds.js';
-import { lastBlockOf, type LastBlock } from '../wallets/wallet.js';
+import { lastBlockOf, type LastBlock } from '../wallets/last-block.js';
 import type {
   BlockStore,
   FullBlock,

@@ -1,7 +1,7 @@
 import { addressFromPublicKey } from '@lni/crypto';
 import { changeWallet } from '../dpos/vote-balances.js';
 import type { LedgerState } from '../handlers/transaction-handler.js';
-import { lastBlockOf, type LastBlock } from '../wallets/wallet.js';
+import { lastBlockOf, type LastBlock } from '../wallets/last-block.js';
 import type { FullBlock } from './block-store.js';
 
 /**

@@ -125,7 +125,13 @@ export class LedgerChainPort implements ChainPort {
     limit: number,
     { headersOnly, maxBytes }: { readonly headersOnly: boolean; readonly maxBytes: number },
   ): Promise<readonly ChainBlock[]> {
-    const count = Math.max(0, Math.min(limit, this.#deps.maxBlocksPerRequest ?? 400));
+    const tip = this.#deps.blockProcessor.lastBlock?.height ?? 0;
+    // A peer may ask for any u32 height; past our tip there is nothing, and PostgreSQL's
+    // integer columns could not even be asked about heights from 2^31 on.
+    const count = Math.max(
+      0,
+      Math.min(limit, this.#deps.maxBlocksPerRequest ?? 400, tip - height + 1),
+    );
     if (count === 0 || height < 1) return [];
     // Full blocks can be megabytes each: read a few at a time and stop at the byte budget (at
     // least one block), so the answer fits a message and arrives within a request's timeout.

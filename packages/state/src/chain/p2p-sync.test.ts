@@ -1,5 +1,5 @@
 import { createLogger } from '@lni/kernel';
-import { startTestNode, type MemoryChain, type TestNode } from '@lni/p2p/testing';
+import { startTestNode, type TestNode } from '@lni/p2p/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FullBlock } from '../blocks/block-store.js';
 import {
@@ -97,12 +97,12 @@ describe('ledger sync over p2p: a partition heals', () => {
     expect(b.processor.lastBlock?.id).not.toBe(longer[2]!.id);
     // One block per getBlocks answer (the byte budget), as with full blocks: sync must ask on.
     const serving = await startTestNode({
-      chain: a.port as unknown as MemoryChain,
+      ledger: a.port,
       options: { sync: { enabled: false, maxBytesPerReply: 1 } },
     });
     nodes.push(serving);
     const following = await startTestNode({
-      chain: b.port as unknown as MemoryChain,
+      ledger: b.port,
       seeds: [{ ip: '127.0.0.1', port: serving.port }],
     });
     nodes.push(following);
@@ -141,10 +141,10 @@ describe('ledger sync over p2p: a fresh node catches up on thousands of blocks',
   });
 
   it('reaches the peer’s height with the same blocks and the same wallets', async () => {
-    const peer = await startTestNode({ chain: serving.port as unknown as MemoryChain });
+    const peer = await startTestNode({ ledger: serving.port });
     nodes.push(peer);
     const joining = await startTestNode({
-      chain: fresh.port as unknown as MemoryChain,
+      ledger: fresh.port,
       seeds: [{ ip: '127.0.0.1', port: peer.port }],
       options: { sync: { enabled: false, batchSize: 400, parallelDownloads: 3 } },
     });

@@ -1,4 +1,4 @@
-import type { Wallet } from '../wallets/wallet.js';
+import { isActiveDelegate, type Wallet } from '../wallets/wallet.js';
 import type { WalletStore } from '../wallets/wallet-store.js';
 
 /** ARK 3.0's ranking: vote balance descending, ties by public key ascending. */
@@ -36,11 +36,19 @@ export function delegatesByVotes(repository: WalletStore): Wallet[] {
 }
 
 /**
- * Gives every delegate, resigned ones included, its rank by current votes (1 = most votes), so
- * that ranks always follow `orderBy=votes:desc`. Only wallets whose rank changes are rewritten.
+ * Gives every delegate its rank: the active delegates 1..m by current votes, as ARK 3.0 ranks
+ * them (so the top `activeDelegates` ranks are the next round's delegates), then the resigned
+ * ones m+1..n by votes. ARK removes a resigned delegate's rank; here every delegate keeps an
+ * integer one, and the active ranks skip no number. Only wallets whose rank changes are
+ * rewritten.
  */
 export function rankDelegates(repository: WalletStore): void {
-  delegatesByVotes(repository).forEach((wallet, position) => {
+  const byVotes = delegatesByVotes(repository);
+  const ranked = [
+    ...byVotes.filter(isActiveDelegate),
+    ...byVotes.filter((wallet) => !isActiveDelegate(wallet)),
+  ];
+  ranked.forEach((wallet, position) => {
     const delegate = wallet.attributes.delegate;
     if (!delegate || delegate.rank === position + 1) return;
     repository.update(wallet.address, {

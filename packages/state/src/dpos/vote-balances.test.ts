@@ -69,7 +69,7 @@ describe('vote balances', () => {
 });
 
 describe('rankDelegates', () => {
-  it('ranks every delegate by votes, resigned ones included, ties by public key ascending', () => {
+  it('ranks the active delegates 1..m by votes (ties by public key), then the resigned ones', () => {
     const repository = new WalletRepository();
     repository.update('DA', {
       publicKey: key(3),
@@ -87,8 +87,13 @@ describe('rankDelegates', () => {
       publicKey: key(4),
       attributes: { delegate: delegate('d', { voteBalance: 99n, resigned: true }) },
     });
+    repository.update('DE', {
+      publicKey: key(5),
+      attributes: { delegate: delegate('e', { voteBalance: 1n, resigned: true }) },
+    });
     rankDelegates(repository);
     const rankOf = (username: string) => repository.byUsername(username)?.attributes.delegate?.rank;
-    expect(['d', 'b', 'a', 'c'].map(rankOf)).toEqual([1, 2, 3, 4]);
+    // d has the most votes but resigned: ranked after every active delegate, before e.
+    expect(['b', 'a', 'c', 'd', 'e'].map(rankOf)).toEqual([1, 2, 3, 4, 5]);
   });
 });

@@ -57,10 +57,12 @@ const change: fc.Arbitrary<WalletChange> = fc.oneof(
             resigned: fc.constant(true),
             lastBlock: fc.record({
               id: fc.constantFrom('b1', 'b2'),
+              idHex: fc.constantFrom('00000000000000b1', '00000000000000b2'),
               version: fc.constant(0),
               height: small,
               timestamp: small,
               previousBlock: fc.constant('b0'),
+              previousBlockHex: fc.constant('00000000000000b0'),
               numberOfTransactions: fc.constant(0),
               totalAmount: fc.constant(0n),
               totalFee: fc.constant(0n),

@@ -1,30 +1,4 @@
-import type { BlockData } from '@lni/crypto';
-
-/**
- * The block a delegate forged last, its whole header as ARK 3.x keeps it in the wallet
- * (`attributes.delegate.lastBlock`): ids, height, timestamp (seconds since the epoch), totals,
- * payload, generator and signature.
- */
-export type LastBlock = Omit<BlockData, 'transactions'>;
-
-/** The header of a block, without its transactions and whatever else the object carries. */
-export function lastBlockOf(block: LastBlock): LastBlock {
-  return {
-    id: block.id,
-    version: block.version,
-    timestamp: block.timestamp,
-    height: block.height,
-    previousBlock: block.previousBlock,
-    numberOfTransactions: block.numberOfTransactions,
-    totalAmount: block.totalAmount,
-    totalFee: block.totalFee,
-    reward: block.reward,
-    payloadLength: block.payloadLength,
-    payloadHash: block.payloadHash,
-    generatorPublicKey: block.generatorPublicKey,
-    blockSignature: block.blockSignature,
-  };
-}
+import type { LastBlock } from './last-block.js';
 
 /** Delegate attributes of a wallet; `resigned` exists only once the delegate has resigned. */
 export interface DelegateAttributes {
@@ -36,8 +10,9 @@ export interface DelegateAttributes {
   /** Slots of this delegate that passed without a block (absent: none yet). */
   readonly missedBlocks?: number;
   /**
-   * Position by vote balance among all delegates, resigned ones included (ties by public key),
-   * kept current after every block (set by the time the block that registered it is applied).
+   * Position by vote balance (ties by public key): the active delegates first, 1..m, then the
+   * resigned ones; kept current after every block (set by the time the block that registered
+   * it is applied).
    */
   readonly rank?: number;
   /** The last round whose active delegates included this one (as ARK 3.x sets it). */
