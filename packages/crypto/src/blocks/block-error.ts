@@ -1,4 +1,4 @@
-import { KernelError } from '@lni/kernel';
+import { KernelError } from '@lni/errors';
 
 /** Bytes that are not a block: names the byte offset, the field being read and why. */
 export class BlockDeserializationError extends KernelError {
