@@ -22,3 +22,13 @@ export class InvalidBlockError extends KernelError {
     super('ERR_BLOCK_INVALID', `${field}: ${reason}`, options);
   }
 }
+
+/**
+ * A header from a peer (the P2P protobuf fields) with a field missing or malformed. The message
+ * names the header and the field (`blocks[3].payloadHash is not hex`); P2P refuses the message.
+ */
+export class MalformedHeaderError extends KernelError {
+  constructor(message: string) {
+    super('ERR_BLOCK_HEADER_MALFORMED', message);
+  }
+}

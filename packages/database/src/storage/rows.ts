@@ -1,4 +1,5 @@
-import type { StoredBlock, StoredRoundDelegate, StoredTransaction } from '../records.js';
+import type { BlockHeader } from '@lni/crypto';
+import type { StoredRoundDelegate, StoredTransaction } from '../records.js';
 
 /** Columns as `pg` returns them: BIGINT as string, BYTEA as Buffer, JSONB parsed. */
 export interface BlockRow {
@@ -42,7 +43,7 @@ export const BLOCK_COLUMNS =
 export const TRANSACTION_COLUMNS =
   'id, version, block_id, block_height, sequence, "timestamp", nonce, sender_public_key, recipient_id, type, type_group, vendor_field, amount, fee, serialized, asset';
 
-export function blockFromRow(row: BlockRow): StoredBlock {
+export function blockFromRow(row: BlockRow): BlockHeader {
   return {
     id: row.id,
     version: row.version,

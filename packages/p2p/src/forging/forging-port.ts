@@ -1,4 +1,4 @@
-import type { BlockHeader } from '../chain-port.js';
+import type { BlockHeader } from '@lni/crypto';
 
 /**
  * What a forger needs from the ledger, served on the internal P2P routes in ARK Core 3.x's

@@ -1,3 +1,4 @@
+import { blockHeaderToJson } from '@lni/crypto';
 import type { EventBus, Logger } from '@lni/kernel';
 import type { ForgingPort, RoundDelegate } from '../forging/forging-port.js';
 import { RouteError } from '../transport/route-error.js';
@@ -62,7 +63,7 @@ export class InternalHandlers {
       delegates: wallets,
       currentForger: walletOf(round.currentForger),
       nextForger: walletOf(round.nextForger),
-      lastBlock: { ...round.lastBlock },
+      lastBlock: blockHeaderToJson(round.lastBlock),
       canForge: round.canForge,
     };
   }

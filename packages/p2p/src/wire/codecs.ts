@@ -1,5 +1,11 @@
+import {
+  headerFromWire,
+  headerToWire,
+  isBlockId,
+  MalformedHeaderError,
+  type BlockHeader,
+} from '@lni/crypto';
 import type { BlockReference } from '../chain-port.js';
-import { headerFromWire, headerToWire, isBlockId } from './block-header.js';
 import type {
   BlocksRequest,
   CommonBlocksReply,
@@ -67,6 +73,16 @@ function bytesOf(fields: Fields, name: string): Buffer {
   return value instanceof Uint8Array ? asBuffer(value) : Buffer.alloc(0);
 }
 
+/** A header checked by @lni/crypto; a malformed one is a WireError, so its sender is penalised. */
+function headerFromPeer(fields: Fields, what: string): BlockHeader {
+  try {
+    return headerFromWire(fields, what);
+  } catch (error) {
+    if (error instanceof MalformedHeaderError) throw new WireError(error.message, { cause: error });
+    throw error;
+  }
+}
+
 function headersOf(fields: Fields): RequestHeaders | undefined {
   const headers = nested(fields, 'headers');
   const version = headers?.['version'];
@@ -108,7 +124,7 @@ export const getStatusCodec: RouteCodec<StatusRequest, StatusReply> = {
       throw new WireError('getStatus reply lacks state, config, network, token or header');
     }
     const height = integerIn(state, 'height', 1, 0xffff_ffff, 'state');
-    const parsedHeader = headerFromWire(header, 'state.header');
+    const parsedHeader = headerFromPeer(header, 'state.header');
     if (parsedHeader.height !== height) {
       throw new WireError(
         `state.height ${height} differs from its header's ${parsedHeader.height}`,
@@ -253,7 +269,7 @@ export const getBlocksCodec: RouteCodec<BlocksRequest, readonly WireBlock[]> = {
         MAX_TRANSACTIONS_PER_WIRE_BLOCK,
         `${what}.transactions`,
       );
-      return { header: headerFromWire(fields, what), transactions };
+      return { header: headerFromPeer(fields, what), transactions };
     }),
 };
 

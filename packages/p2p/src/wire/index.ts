@@ -4,7 +4,6 @@ export type * from '../chain-port.js';
 export type * from '../forging/forging-port.js';
 export * from '../errors.js';
 export * from '../transport/peer-connection.js';
-export * from './block-header.js';
 export * from './codecs.js';
 export * from './frame.js';
 export * from './internal-messages.js';

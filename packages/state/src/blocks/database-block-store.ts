@@ -2,6 +2,7 @@ import {
   deserializeTransaction,
   serializeTransaction,
   transactionToJson,
+  type BlockHeader,
   type TransactionData,
 } from '@lni/crypto';
 import type {
@@ -12,13 +13,12 @@ import type {
   RoundStorage,
   SerializedTransaction,
   Service,
-  StoredBlock,
   StoredTransaction,
 } from '@lni/database';
 import type { ElectionLog } from '../ledger/election-log.js';
 import type { MissedSlotLog } from '../production/missed-slots.js';
 import { roundRows } from '../ledger/stored-rounds.js';
-import { lastBlockOf, type LastBlock } from '../wallets/wallet.js';
+import type { LastBlock } from '../wallets/wallet.js';
 import type {
   BlockStore,
   FullBlock,
@@ -122,9 +122,10 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
     const rounds = this.#rounds;
     const elected = rounds?.elections.electedBy(block.height);
     const missed = this.#missedSlots?.log.missedAt(block.height) ?? [];
-    if (!elected && missed.length === 0) return this.#storage.saveBlocks([toStored(block)]);
+    if (!elected && missed.length === 0)
+      return this.#storage.saveBlocks([withStoredTransactions(block)]);
     await this.#database.transaction(async (manager) => {
-      await this.#storage.saveBlocks([toStored(block)], manager);
+      await this.#storage.saveBlocks([withStoredTransactions(block)], manager);
       if (rounds && elected) await rounds.storage.saveRound(roundRows(elected), manager);
       await this.#missedSlots?.storage.save(missed, manager);
     });
@@ -148,13 +149,12 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
     generatorPublicKey: string,
     belowHeight: number,
   ): Promise<LastBlock | undefined> {
-    const stored = await this.#storage.getLastBlockForgedBy(generatorPublicKey, belowHeight);
-    return stored && lastBlockOf(stored);
+    return this.#storage.getLastBlockForgedBy(generatorPublicKey, belowHeight);
   }
 }
 
 function withTransactions(
-  block: StoredBlock,
+  block: BlockHeader,
   transactions: readonly Pick<SerializedTransaction, 'serialized'>[],
 ): FullBlock {
   return {
@@ -163,25 +163,11 @@ function withTransactions(
   };
 }
 
-function toStored(block: FullBlock): BlockWithTransactions {
-  const { transactions = [], ...header } = block;
-  const stored: StoredBlock = {
-    id: header.id,
-    version: header.version,
-    timestamp: header.timestamp,
-    height: header.height,
-    previousBlock: header.previousBlock,
-    numberOfTransactions: header.numberOfTransactions,
-    totalAmount: header.totalAmount,
-    totalFee: header.totalFee,
-    reward: header.reward,
-    payloadLength: header.payloadLength,
-    payloadHash: header.payloadHash,
-    generatorPublicKey: header.generatorPublicKey,
-    blockSignature: header.blockSignature,
-  };
+/** The unit the storage saves: the block's header fields, and its transactions in order. */
+function withStoredTransactions(block: FullBlock): BlockWithTransactions {
+  const { transactions = [] } = block;
   return {
-    block: stored,
+    block,
     transactions: transactions.map((tx, sequence) => storedTransactionOf(tx, block, sequence)),
   };
 }

@@ -1,7 +1,7 @@
-import { addressFromPublicKey } from '@lni/crypto';
+import { addressFromPublicKey, blockHeaderOf } from '@lni/crypto';
 import { changeWallet } from '../dpos/vote-balances.js';
 import type { LedgerState } from '../handlers/transaction-handler.js';
-import { lastBlockOf, type LastBlock } from '../wallets/wallet.js';
+import type { LastBlock } from '../wallets/wallet.js';
 import type { FullBlock } from './block-store.js';
 
 /**
@@ -25,7 +25,7 @@ export function creditGenerator(block: FullBlock, state: LedgerState): void {
         forgedFees: delegate.forgedFees + block.totalFee,
         forgedRewards: delegate.forgedRewards + block.reward,
         producedBlocks: delegate.producedBlocks + 1,
-        lastBlock: lastBlockOf(block),
+        lastBlock: blockHeaderOf(block),
       },
     },
   });

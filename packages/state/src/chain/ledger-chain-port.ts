@@ -5,14 +5,12 @@ import {
   deserializeBlock,
   deserializeTransaction,
   verifyBlockSignature,
-  type BlockData,
+  type BlockHeader,
   type Milestones,
   type NetworkConfig,
-  type TransactionData,
 } from '@lni/crypto';
 import { KernelError, type Logger } from '@lni/kernel';
 import type {
-  BlockHeader,
   BlockReference,
   BlockVerdict,
   ChainBlock,
@@ -100,7 +98,7 @@ export class LedgerChainPort implements ChainPort {
     const slotStart = roundKeeper.slotTime(currentSlot, height);
     return {
       height: last.height,
-      header: headerOf(last),
+      header: last,
       // ARK's forgingStatus: the first half of the current slot.
       forgingAllowed: timestamp < slotStart + Math.floor(milestones.at(height).blocktime / 2),
       currentSlot,
@@ -136,7 +134,7 @@ export class LedgerChainPort implements ChainPort {
       for (const { block, transactions } of blocks) {
         const size = transactions.reduce((sum, tx) => sum + tx.byteLength, 0);
         if (served.length > 0 && bytes + size > maxBytes) return served;
-        served.push({ header: headerOf(block), transactions });
+        served.push({ header: block, transactions });
         bytes += size;
       }
       if (blocks.length < to - from + 1) break;
@@ -179,12 +177,11 @@ export class LedgerChainPort implements ChainPort {
     if (ours?.id === header.id) return { valid: true };
     // The genesis block is configuration: a peer's height-1 block is ours or not the network's.
     if (header.height === 1) return { valid: false, reason: 'another genesis block' };
-    const block = blockOfHeader(header);
     const { milestones, roundKeeper } = this.#deps;
-    if (blockId(block, milestones) !== header.id) {
+    if (blockId(header, milestones) !== header.id) {
       return { valid: false, reason: `id ${header.id} is not the header's` };
     }
-    if (!verifyBlockSignature(block, milestones)) {
+    if (!verifyBlockSignature(header, milestones)) {
       return { valid: false, reason: 'the signature is not the generator’s' };
     }
     const elected = roundKeeper.electedFor(header.height);
@@ -206,7 +203,7 @@ export class LedgerChainPort implements ChainPort {
         'serialized' in incoming
           ? deserializeBlock(incoming.serialized, this.#deps.milestones)
           : {
-              ...blockOfHeader(incoming.header),
+              ...incoming.header,
               transactions: incoming.transactions.map((bytes) => deserializeTransaction(bytes)),
             };
     } catch (error) {
@@ -282,43 +279,6 @@ export class LedgerChainPort implements ChainPort {
     }
     throw error;
   }
-}
-
-function headerOf(block: FullBlock): BlockHeader {
-  return {
-    id: block.id,
-    height: block.height,
-    version: block.version,
-    timestamp: block.timestamp,
-    previousBlock: block.previousBlock,
-    numberOfTransactions: block.numberOfTransactions,
-    totalAmount: block.totalAmount.toString(),
-    totalFee: block.totalFee.toString(),
-    reward: block.reward.toString(),
-    payloadLength: block.payloadLength,
-    payloadHash: block.payloadHash,
-    generatorPublicKey: block.generatorPublicKey,
-    blockSignature: block.blockSignature,
-  };
-}
-
-/** A peer's header as the crypto package reads blocks (amounts as bigint). */
-function blockOfHeader(header: BlockHeader): BlockData<TransactionData> {
-  return {
-    id: header.id,
-    version: header.version,
-    timestamp: header.timestamp,
-    height: header.height,
-    previousBlock: header.previousBlock,
-    numberOfTransactions: header.numberOfTransactions,
-    totalAmount: BigInt(header.totalAmount),
-    totalFee: BigInt(header.totalFee),
-    reward: BigInt(header.reward),
-    payloadLength: header.payloadLength,
-    payloadHash: header.payloadHash,
-    generatorPublicKey: header.generatorPublicKey,
-    blockSignature: header.blockSignature,
-  };
 }
 
 /** Sorted heights as [from, to] runs of consecutive values. */

@@ -41,21 +41,7 @@ export class LedgerForgingPort implements ForgingPort {
       delegates: order.map((publicKey) => this.delegate(publicKey)),
       currentForger: at(slot),
       nextForger: at(slot + 1),
-      lastBlock: {
-        id: last.id,
-        height: last.height,
-        version: last.version,
-        timestamp: last.timestamp,
-        previousBlock: last.previousBlock,
-        numberOfTransactions: last.numberOfTransactions,
-        totalAmount: last.totalAmount.toString(),
-        totalFee: last.totalFee.toString(),
-        reward: last.reward.toString(),
-        payloadLength: last.payloadLength,
-        payloadHash: last.payloadHash,
-        generatorPublicKey: last.generatorPublicKey,
-        blockSignature: last.blockSignature,
-      },
+      lastBlock: last,
     };
   }
 

@@ -1,30 +1,11 @@
-import type { BlockData } from '@lni/crypto';
+import type { BlockHeader } from '@lni/crypto';
 
 /**
  * The block a delegate forged last, its whole header as ARK 3.x keeps it in the wallet
  * (`attributes.delegate.lastBlock`): ids, height, timestamp (seconds since the epoch), totals,
  * payload, generator and signature.
  */
-export type LastBlock = Omit<BlockData, 'transactions'>;
-
-/** The header of a block, without its transactions and whatever else the object carries. */
-export function lastBlockOf(block: LastBlock): LastBlock {
-  return {
-    id: block.id,
-    version: block.version,
-    timestamp: block.timestamp,
-    height: block.height,
-    previousBlock: block.previousBlock,
-    numberOfTransactions: block.numberOfTransactions,
-    totalAmount: block.totalAmount,
-    totalFee: block.totalFee,
-    reward: block.reward,
-    payloadLength: block.payloadLength,
-    payloadHash: block.payloadHash,
-    generatorPublicKey: block.generatorPublicKey,
-    blockSignature: block.blockSignature,
-  };
-}
+export type LastBlock = BlockHeader;
 
 /** Delegate attributes of a wallet; `resigned` exists only once the delegate has resigned. */
 export interface DelegateAttributes {
