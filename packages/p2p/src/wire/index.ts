@@ -5,6 +5,7 @@ export type * from '../forging/forging-port.js';
 export * from '../errors.js';
 export * from '../transport/peer-connection.js';
 export * from './codecs.js';
+export * from './current-round.js';
 export * from './frame.js';
 export * from './internal-messages.js';
 export type * from './messages.js';

@@ -25,6 +25,7 @@ import type {
 import { BlockRejectedError } from '../blocks/block-rejected-error.js';
 import type { BlockProcessor } from '../blocks/block-processor.js';
 import type { BlockStore, FullBlock, WireBlockSource } from '../blocks/block-store.js';
+import { statusForging } from '../ledger/forging-answers.js';
 import type { RoundKeeper } from '../ledger/round-keeper.js';
 import type { TransactionPool } from '../pool/transaction-pool.js';
 
@@ -33,7 +34,7 @@ export interface LedgerChainPortDeps {
   readonly transactionPool: TransactionPool;
   readonly blockStore: BlockStore & WireBlockSource;
   /** Slots and elected rounds: the node's RoundKeeper. */
-  readonly roundKeeper: Pick<RoundKeeper, 'slots' | 'slotOf' | 'slotTime' | 'electedFor'>;
+  readonly roundKeeper: Pick<RoundKeeper, 'clock' | 'forgingWindowAt' | 'electedFor'>;
   readonly milestones: Milestones;
   readonly network: NetworkConfig['network'];
   readonly logger: Logger;
@@ -91,18 +92,9 @@ export class LedgerChainPort implements ChainPort {
   status(): ChainStatus {
     const last = this.#deps.blockProcessor.lastBlock;
     if (!last) throw new KernelError('ERR_CHAIN_EMPTY', 'the chain has no genesis block yet');
-    const { roundKeeper, milestones } = this.#deps;
-    const height = last.height + 1;
-    const timestamp = roundKeeper.slots.getTime(this.#deps.now?.() ?? Date.now());
-    const currentSlot = roundKeeper.slotOf(timestamp, height);
-    const slotStart = roundKeeper.slotTime(currentSlot, height);
-    return {
-      height: last.height,
-      header: last,
-      // ARK's forgingStatus: the first half of the current slot.
-      forgingAllowed: timestamp < slotStart + Math.floor(milestones.at(height).blocktime / 2),
-      currentSlot,
-    };
+    const { roundKeeper } = this.#deps;
+    const now = roundKeeper.clock.epochTime(this.#deps.now?.() ?? Date.now());
+    return { height: last.height, header: last, ...statusForging(roundKeeper, last, now) };
   }
 
   roundLength(): number {
