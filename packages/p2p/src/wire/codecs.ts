@@ -1,10 +1,4 @@
-import {
-  headerFromWire,
-  headerToWire,
-  isBlockId,
-  MalformedHeaderError,
-  type BlockHeader,
-} from '@lni/crypto';
+import { headerToWire, isBlockId } from '@lni/crypto';
 import type { BlockReference } from '../chain-port.js';
 import type {
   BlocksRequest,
@@ -22,6 +16,7 @@ import type {
   WireBlock,
 } from './messages.js';
 import { packLengthPrefixed, unpackLengthPrefixed } from './packing.js';
+import { headerFromPeer } from './peer-header.js';
 import { messageTypes, type MessageTypeName } from './schema.js';
 import { WireError } from './wire-error.js';
 
@@ -71,16 +66,6 @@ function nested(fields: Fields, name: string): Fields | undefined {
 function bytesOf(fields: Fields, name: string): Buffer {
   const value = fields[name];
   return value instanceof Uint8Array ? asBuffer(value) : Buffer.alloc(0);
-}
-
-/** A header checked by @lni/crypto; a malformed one is a WireError, so its sender is penalised. */
-function headerFromPeer(fields: Fields, what: string): BlockHeader {
-  try {
-    return headerFromWire(fields, what);
-  } catch (error) {
-    if (error instanceof MalformedHeaderError) throw new WireError(error.message, { cause: error });
-    throw error;
-  }
 }
 
 function headersOf(fields: Fields): RequestHeaders | undefined {
