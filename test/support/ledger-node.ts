@@ -135,7 +135,7 @@ export async function startLedgerNode(
     forge,
     forgeNow: (transactions = []) => {
       const height = (blockProcessor.lastBlock?.height ?? 0) + 1;
-      const slot = roundKeeper.slotOf(roundKeeper.slots.getTime(), height);
+      const slot = roundKeeper.slotOf(roundKeeper.clock.epochTime(), height);
       return forge(transactions, roundKeeper.slotTime(slot, height));
     },
     stop: async () => {

@@ -1,20 +1,4 @@
-/** A block as stored; amounts are bigint, ids and keys hex. */
-export interface StoredBlock {
-  readonly id: string;
-  readonly version: number;
-  readonly timestamp: number;
-  readonly height: number;
-  /** Absent only for the genesis block. */
-  readonly previousBlock: string | null;
-  readonly numberOfTransactions: number;
-  readonly totalAmount: bigint;
-  readonly totalFee: bigint;
-  readonly reward: bigint;
-  readonly payloadLength: number;
-  readonly payloadHash: string;
-  readonly generatorPublicKey: string;
-  readonly blockSignature: string;
-}
+import type { BlockHeader } from '@lni/crypto';
 
 /** A transaction as stored, with the height and position of its block. */
 export interface StoredTransaction {
@@ -53,7 +37,7 @@ export interface StoredRoundDelegate {
 
 /** A block with the transactions it carries, the unit saved atomically. */
 export interface BlockWithTransactions {
-  readonly block: StoredBlock;
+  readonly block: BlockHeader;
   readonly transactions: readonly StoredTransaction[];
 }
 

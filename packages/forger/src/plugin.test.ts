@@ -6,6 +6,7 @@ import {
   serializeTransaction,
   transactionFromJson,
   verifyBlockSignature,
+  type BlockHeader,
   type GeneratedNetwork,
 } from '@lni/crypto';
 import type { Plugin } from '@lni/kernel';
@@ -68,7 +69,7 @@ const pastSlot = () =>
 function forgingPort(forger: () => string, slotTimestamp = pastSlot()): ForgingPort {
   const genesis = new MemoryChain({ nethash: network.network.nethash }).status().header;
   return {
-    currentRound: (): ForgingRound => ({
+    currentRound: (): ForgingRound<BlockHeader> => ({
       round: 1,
       reward: 0n,
       slotTimestamp,

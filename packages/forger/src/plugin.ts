@@ -5,6 +5,7 @@ import {
   loadNetworkConfig,
   Milestones,
   serializeBlock,
+  SlotClock,
   type KeyPair,
 } from '@lni/crypto';
 import { definePlugin, type Cradle } from '@lni/kernel';
@@ -87,6 +88,7 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
   async boot({ container, options, paths, logger }) {
     const config = loadNetworkConfig(join(paths.config, 'crypto'));
     const milestones = new Milestones(config.milestones);
+    const clock = new SlotClock(milestones);
     const delegates: KeyPair[] = await readDelegateKeys(join(paths.config, 'delegates.json'), {
       // The environment or app.json first; otherwise ask, when started on a terminal.
       password: async () => options.password ?? promptPassword(),
@@ -97,7 +99,7 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
       (address) =>
         new RelayClient({
           address,
-          milestones,
+          clock,
           timeoutMs: options.requestTimeoutMs,
           logger,
           observe,

@@ -1,14 +1,7 @@
-/** Base error of the node: a stable `code` for programs, a message for people, and the cause kept. */
-export class KernelError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+import { KernelError } from '@lni/errors';
+
+// Its home is @lni/errors (crypto throws it without the kernel); re-exported for the plugins.
+export { KernelError };
 
 /** A mistake in configuration (app.json, options, environment): start-up stops with this message. */
 export class ConfigError extends KernelError {

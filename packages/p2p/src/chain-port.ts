@@ -1,3 +1,5 @@
+import type { BlockHeader } from '@lni/crypto';
+
 /**
  * What the P2P plugin needs from the ledger. The `state` plugin registers the implementation
  * in the container as `p2pChain`; p2p decodes and checks the wire, the ledger judges content.
@@ -60,25 +62,8 @@ export interface NetworkIdentity {
   readonly version: number;
 }
 
-export interface BlockReference {
-  readonly id: string;
-  readonly height: number;
-}
-
-/** The header fields of a block (ARK 3.0's block data without transactions). */
-export interface BlockHeader extends BlockReference {
-  readonly version: number;
-  readonly timestamp: number;
-  readonly previousBlock: string | null;
-  readonly numberOfTransactions: number;
-  readonly totalAmount: string;
-  readonly totalFee: string;
-  readonly reward: string;
-  readonly payloadLength: number;
-  readonly payloadHash: string;
-  readonly generatorPublicKey: string;
-  readonly blockSignature: string;
-}
+/** A block by its id and height, as common-block searches and probes name it. */
+export type BlockReference = Pick<BlockHeader, 'id' | 'height'>;
 
 /** A stored block as getBlocks serves it. */
 export interface ChainBlock {

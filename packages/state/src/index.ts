@@ -14,9 +14,6 @@ export { WalletReplica, type WalletReplicaOptions } from './wallets/replica/wall
 export * from './dpos/block-reward.js';
 export * from './dpos/delegate-ranking.js';
 export * from './dpos/forging-order.js';
-export * from './dpos/milestone-changes.js';
-export * from './dpos/rounds.js';
-export * from './dpos/slots.js';
 export * from './dpos/vote-balances.js';
 export * from './plugin.js';
 export * from './handlers/transaction-rule-error.js';

@@ -1,13 +1,7 @@
-import type { TransactionData } from '@lni/crypto';
-import type { BlockView } from '../resources/ledger-views.js';
+import type { BlockHeader, TransactionData } from '@lni/crypto';
 
 /** The block a confirmed transaction is in. */
-export interface BlockReference {
-  readonly id: string;
-  readonly height: number;
-  /** Seconds since the network epoch. */
-  readonly timestamp: number;
-}
+export type BlockReference = Pick<BlockHeader, 'id' | 'height' | 'timestamp'>;
 
 /** A delegate registered or resigned by a transaction of an applied block. */
 export interface DelegateChange {
@@ -24,8 +18,8 @@ export interface DelegateChange {
  * plugin nor the plugin that reports missed slots (see @lni/state's README for the emitters).
  */
 export interface LiveEventPayloads {
-  'block.applied': { readonly block: BlockView & { transactions?: readonly TransactionData[] } };
-  'block.reverted': { readonly block: BlockView };
+  'block.applied': { readonly block: BlockHeader & { transactions?: readonly TransactionData[] } };
+  'block.reverted': { readonly block: BlockHeader };
   'transaction.applied': { readonly transaction: TransactionData; readonly block: BlockReference };
   'transaction.pool.added': { readonly transaction: TransactionData; readonly origin: string };
   'transaction.pool.removed': { readonly transaction: TransactionData; readonly reason: string };

@@ -1,8 +1,7 @@
-import type { TransactionData } from '@lni/crypto';
+import type { BlockHeader, TransactionData } from '@lni/crypto';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { blockResource, type BlockResource } from '../resources/block.js';
 import type { ChainContext } from '../resources/chain-context.js';
-import type { BlockView } from '../resources/ledger-views.js';
 import { timestampOf, type ApiTimestamp } from '../resources/timestamp.js';
 import { transactionResource, type TransactionResource } from '../resources/transaction.js';
 import { unconfirmedResource } from '../resources/unconfirmed-transaction.js';
@@ -49,7 +48,7 @@ export class LiveMessages {
     return this.ledger().chainContext();
   }
 
-  block(block: BlockView): BlockResource {
+  block(block: BlockHeader): BlockResource {
     return blockResource(block, this.context());
   }
 

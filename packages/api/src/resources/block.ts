@@ -1,6 +1,6 @@
+import type { BlockHeader } from '@lni/crypto';
 import type { FieldCatalog } from '../query/fields.js';
 import { confirmationsOf, type ChainContext } from './chain-context.js';
-import type { BlockView } from './ledger-views.js';
 import { timestampOf, type ApiTimestamp } from './timestamp.js';
 
 /** A block in ARK Core 3.0's API shape. */
@@ -27,7 +27,7 @@ export interface BlockResource {
   readonly timestamp: ApiTimestamp;
 }
 
-export function blockResource(block: BlockView, context: ChainContext): BlockResource {
+export function blockResource(block: BlockHeader, context: ChainContext): BlockResource {
   const username = context.usernameOf?.(block.generatorPublicKey);
   return {
     id: block.id,

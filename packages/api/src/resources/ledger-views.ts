@@ -1,3 +1,5 @@
+import type { BlockHeader } from '@lni/crypto';
+
 /**
  * The shapes the resources read from the ledger. They are structural so that the state and
  * database plugins' own types satisfy them without the API importing their internals.
@@ -43,12 +45,7 @@ export interface WalletView {
 }
 
 /** The chain's last block, as much as the node and blockchain routes show of it. */
-export interface LastBlockView {
-  readonly id: string;
-  readonly height: number;
-  /** Seconds since the network epoch. */
-  readonly timestamp: number;
-}
+export type LastBlockView = Pick<BlockHeader, 'id' | 'height' | 'timestamp'>;
 
 /** A confirmed transaction as storage returns it (epoch seconds of its block). */
 export interface TransactionView {
@@ -69,20 +66,4 @@ export interface TransactionView {
   readonly secondSignature?: string | null;
   readonly signatures?: readonly string[] | null;
   readonly timestamp: number;
-}
-
-export interface BlockView {
-  readonly id: string;
-  readonly version: number;
-  readonly height: number;
-  readonly previousBlock: string | null;
-  readonly timestamp: number;
-  readonly numberOfTransactions: number;
-  readonly totalAmount: bigint;
-  readonly totalFee: bigint;
-  readonly reward: bigint;
-  readonly payloadLength: number;
-  readonly payloadHash: string;
-  readonly generatorPublicKey: string;
-  readonly blockSignature: string;
 }

@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
-import type { BlockQuery, Service, StoredBlock } from '@lni/database';
+import type { BlockHeader } from '@lni/crypto';
+import type { BlockQuery, Service } from '@lni/database';
 import Joi from 'joi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf } from '../pagination/envelope.js';
@@ -39,7 +40,7 @@ const blockIdParams = Joi.object({
 
 /** GET /api/blocks and friends, and /api/delegates/{id}/blocks. */
 export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
-  const findBlock = async (id: string | number): Promise<StoredBlock> => {
+  const findBlock = async (id: string | number): Promise<BlockHeader> => {
     // A short id is also a number: look for the id first, then the height.
     const text = String(id);
     const byId = await sources
@@ -60,7 +61,7 @@ export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
   const one = (
     path: string,
     description: string,
-    find: (request: { params: Record<string, unknown> }) => Promise<StoredBlock>,
+    find: (request: { params: Record<string, unknown> }) => Promise<BlockHeader>,
   ): ServerRoute => ({
     method: 'GET',
     path,

@@ -1,4 +1,4 @@
-import { Milestones, type NetworkConfig } from '@lni/crypto';
+import { Milestones, SlotClock, type NetworkConfig } from '@lni/crypto';
 import type { NodeSources } from '../ledger/node-sources.js';
 import type { LastBlockView } from '../resources/ledger-views.js';
 import { syncStatus } from './sync-status.js';
@@ -20,10 +20,9 @@ export function nodeSyncState(
   network: NetworkConfig,
 ): NodeSyncState {
   const lastBlock = sources.lastBlock();
-  const { epoch, blocktime } = new Milestones(network.milestones).at(
-    Math.max(1, lastBlock?.height ?? 0),
-  );
-  const now = Math.floor((sources.now().getTime() - new Date(epoch).getTime()) / 1000);
+  const milestones = new Milestones(network.milestones);
+  const { blocktime } = milestones.at(Math.max(1, lastBlock?.height ?? 0));
+  const now = new SlotClock(milestones).epochTime(sources.now().getTime());
   const peers = sources.peers()?.list() ?? [];
   const { synced, behind } = syncStatus({ lastBlock, peers, blocktime, now });
   return { synced, behind, lastBlock, now };

@@ -1,8 +1,10 @@
 import type { ServerRoute } from '@hapi/hapi';
 import {
-  coreTransactionTypeHandlers,
   Milestones,
+  TransactionType,
+  TransactionTypeGroup,
   transactionSchema,
+  transactionTypes,
   type NetworkConfig,
 } from '@lni/crypto';
 import joiToJson from 'joi-to-json';
@@ -13,8 +15,12 @@ const toJsonSchema = joiToJson as unknown as typeof joiToJson.parse;
 
 type JsonSchema = { [key: string]: unknown };
 
-const CORE_GROUP = 1;
-const HTLC_TYPES: ReadonlySet<number> = new Set([8, 9, 10]);
+const CORE_GROUP = TransactionTypeGroup.Core;
+const HTLC_TYPES: ReadonlySet<number> = new Set([
+  TransactionType.HtlcLock,
+  TransactionType.HtlcClaim,
+  TransactionType.HtlcRefund,
+]);
 
 export interface TransactionSchemaSources {
   readonly ledger: () => LedgerReader;
@@ -39,7 +45,8 @@ export function transactionSchemaRoutes(sources: TransactionSchemaSources): Serv
           const height = sources.ledger().lastBlock()?.height ?? 1;
           const milestone = new Milestones(network.milestones).at(height);
           const schemas: Record<string, JsonSchema> = {};
-          for (const { type } of coreTransactionTypeHandlers()) {
+          for (const { typeGroup, type } of transactionTypes()) {
+            if (typeGroup !== CORE_GROUP) continue;
             if (HTLC_TYPES.has(type) && milestone.htlcEnabled !== true) continue;
             const schema = transactionSchema(CORE_GROUP, type, milestone, network.network);
             if (schema === undefined) continue;

@@ -1,6 +1,5 @@
-import { blockIdHex, transactionToJson } from '@lni/crypto';
+import { blockIdHex, transactionToJson, type BlockHeader } from '@lni/crypto';
 import type { LiveEventPayloads } from '../live/live-events.js';
-import type { BlockView } from '../resources/ledger-views.js';
 import { toJsonValue, type JsonValue } from '../resources/json-values.js';
 
 /** Events a webhook can follow: those the node's plugins publish on the event bus. */
@@ -74,7 +73,7 @@ export function webhookEventData<K extends WebhookEvent>(
 }
 
 /** ARK's block data: the header with its ids also in the hex of the header's bytes. */
-function blockData(block: BlockView): JsonValue {
+function blockData(block: BlockHeader): JsonValue {
   return json({
     id: block.id,
     idHex: blockIdHex(block.id),

@@ -1,4 +1,4 @@
-import { KernelError } from '@lni/kernel';
+import { KernelError } from '@lni/errors';
 
 /** Bytes that are not a block: names the byte offset, the field being read and why. */
 export class BlockDeserializationError extends KernelError {
@@ -20,5 +20,15 @@ export class InvalidBlockError extends KernelError {
     options?: { cause?: unknown },
   ) {
     super('ERR_BLOCK_INVALID', `${field}: ${reason}`, options);
+  }
+}
+
+/**
+ * A header from a peer (the P2P protobuf fields) with a field missing or malformed. The message
+ * names the header and the field (`blocks[3].payloadHash is not hex`); P2P refuses the message.
+ */
+export class MalformedHeaderError extends KernelError {
+  constructor(message: string) {
+    super('ERR_BLOCK_HEADER_MALFORMED', message);
   }
 }

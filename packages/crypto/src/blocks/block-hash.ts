@@ -1,6 +1,6 @@
 import { sha256 } from '../hashing/hash.js';
 import type { Milestones } from '../networks/milestones.js';
-import type { BlockHeader, UnsignedBlockHeader } from './block-data.js';
+import type { SignedBlockHeader, UnsignedBlockHeader } from './block-data.js';
 import { idFromHash, idIsFull } from './block-id-format.js';
 import { serializeBlockHeader } from './serialize-block.js';
 
@@ -10,7 +10,7 @@ export function blockSigningHash(header: UnsignedBlockHeader, milestones: Milest
 }
 
 /** The id of a signed header: short decimal, or full sha256 hex from `block.idFullSha256` on. */
-export function blockId(header: BlockHeader, milestones: Milestones): string {
+export function blockId(header: SignedBlockHeader, milestones: Milestones): string {
   const hash = sha256(serializeBlockHeader(header, milestones));
   return idFromHash(hash, idIsFull(milestones, header.height));
 }

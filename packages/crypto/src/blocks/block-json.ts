@@ -4,51 +4,35 @@ import {
   transactionToJson,
   type TransactionJson,
 } from '../transactions/json.js';
-import type { BlockData } from './block-data.js';
+import type { BlockData, BlockHeader } from './block-data.js';
 import { InvalidBlockError } from './block-error.js';
+import { blockHeaderOf } from './block-header.js';
 
-/** A block as ARK 3.0's JSON (genesisBlock.json, the API) carries it: amounts as strings. */
-export interface BlockJson {
-  readonly id: string;
-  readonly version: number;
-  readonly timestamp: number;
-  readonly height: number;
-  readonly previousBlock: string | null;
-  readonly numberOfTransactions: number;
-  readonly totalAmount: string;
-  readonly totalFee: string;
-  readonly reward: string;
-  readonly payloadLength: number;
-  readonly payloadHash: string;
-  readonly generatorPublicKey: string;
-  readonly blockSignature: string;
+type Amount = 'totalAmount' | 'totalFee' | 'reward';
+
+/** A header as ARK 3.0's JSON carries it (genesisBlock.json, the API, forger replies). */
+export type BlockHeaderJson = Omit<BlockHeader, Amount> & {
+  /** Arktoshi as a decimal string. */
+  readonly [K in Amount]: string;
+};
+
+export interface BlockJson extends BlockHeaderJson {
   readonly transactions?: readonly TransactionJson[];
 }
 
-export function blockToJson(block: BlockData<TransactionData>): BlockJson {
-  const { transactions, totalAmount, totalFee, reward, ...rest } = block;
+/** The header's JSON; a block's other fields (its transactions) are left out. */
+export function blockHeaderToJson(header: BlockHeader): BlockHeaderJson {
   return {
-    ...rest,
-    totalAmount: totalAmount.toString(),
-    totalFee: totalFee.toString(),
-    reward: reward.toString(),
-    ...(transactions !== undefined && { transactions: transactions.map(transactionToJson) }),
+    ...blockHeaderOf(header),
+    totalAmount: header.totalAmount.toString(),
+    totalFee: header.totalFee.toString(),
+    reward: header.reward.toString(),
   };
 }
 
-/** Block data from ARK's JSON; `network` fills transactions that omit their network byte. */
-export function blockFromJson(
-  json: unknown,
-  options: { readonly network?: number } = {},
-): BlockData<TransactionData> {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    throw new InvalidBlockError('block', 'expected a JSON object');
-  }
-  const source = json as Record<string, unknown>;
-  const transactions = source.transactions;
-  if (transactions !== undefined && !Array.isArray(transactions)) {
-    throw new InvalidBlockError('transactions', 'expected a list');
-  }
+/** A header from ARK's JSON; a field of the wrong kind throws InvalidBlockError naming it. */
+export function blockHeaderFromJson(json: unknown): BlockHeader {
+  const source = objectOf(json);
   return {
     id: text(source.id, 'id'),
     version: integer(source.version, 'version'),
@@ -64,10 +48,39 @@ export function blockFromJson(
     payloadHash: text(source.payloadHash, 'payloadHash'),
     generatorPublicKey: text(source.generatorPublicKey, 'generatorPublicKey'),
     blockSignature: text(source.blockSignature, 'blockSignature'),
+  };
+}
+
+export function blockToJson(block: BlockData<TransactionData>): BlockJson {
+  const { transactions } = block;
+  return {
+    ...blockHeaderToJson(block),
+    ...(transactions !== undefined && { transactions: transactions.map(transactionToJson) }),
+  };
+}
+
+/** Block data from ARK's JSON; `network` fills transactions that omit their network byte. */
+export function blockFromJson(
+  json: unknown,
+  options: { readonly network?: number } = {},
+): BlockData<TransactionData> {
+  const transactions = objectOf(json).transactions;
+  if (transactions !== undefined && !Array.isArray(transactions)) {
+    throw new InvalidBlockError('transactions', 'expected a list');
+  }
+  return {
+    ...blockHeaderFromJson(json),
     ...(transactions !== undefined && {
       transactions: transactions.map((tx) => transactionFromJson(tx, options)),
     }),
   };
+}
+
+function objectOf(json: unknown): Readonly<Record<string, unknown>> {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new InvalidBlockError('block', 'expected a JSON object');
+  }
+  return json as Readonly<Record<string, unknown>>;
 }
 
 function text(value: unknown, field: string): string {

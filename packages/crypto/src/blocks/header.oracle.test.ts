@@ -10,7 +10,7 @@ import {
   serializeBlockHeader,
   signBlockHeader,
   verifyBlockSignature,
-  type BlockHeader,
+  type SignedBlockHeader,
   type UnsignedBlockHeader,
 } from './index.js';
 
@@ -51,7 +51,7 @@ const unsignedHeader = fc
     previousBlock: rest.height - 1 >= FULL_ID_HEIGHT ? fullPrevious : shortPrevious.toString(),
   }));
 
-function toArk(header: BlockHeader): Record<string, unknown> {
+function toArk(header: SignedBlockHeader): Record<string, unknown> {
   return {
     ...header,
     totalAmount: Utils.BigNumber.make(header.totalAmount.toString()),
@@ -71,7 +71,7 @@ describe('block headers agree with ARK 3.0 (@arkecosystem/crypto 3.12.0)', () =>
       fc.property(unsignedHeader, privateKey, (unsigned, key) => {
         const keys = keysFromPrivateKey(key);
         const draft = { ...unsigned, generatorPublicKey: keys.publicKey.toString('hex') };
-        const header: BlockHeader = {
+        const header: SignedBlockHeader = {
           ...draft,
           blockSignature: signBlockHeader(draft, keys.privateKey, testMilestones),
         };
@@ -105,7 +105,7 @@ describe('block headers agree with ARK 3.0 (@arkecosystem/crypto 3.12.0)', () =>
       fc.property(unsignedHeader, privateKey, (unsigned, key) => {
         const keys = keysFromPrivateKey(key);
         const draft = { ...unsigned, generatorPublicKey: keys.publicKey.toString('hex') };
-        const header: BlockHeader = {
+        const header: SignedBlockHeader = {
           ...draft,
           blockSignature: signBlockHeader(draft, keys.privateKey, testMilestones),
         };

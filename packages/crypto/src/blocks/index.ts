@@ -2,6 +2,8 @@ export type * from './block-data.js';
 export * from './block-codec.js';
 export * from './block-error.js';
 export * from './block-hash.js';
+export * from './block-header.js';
+export * from './block-header-wire.js';
 export { blockIdHex, shortIdValue } from './block-id-format.js';
 export * from './block-json.js';
 export type * from './block-verification.js';

@@ -1,6 +1,6 @@
 import type { Milestones } from '../networks/milestones.js';
 import { InvalidBlockError } from './block-error.js';
-import type { BlockHeader, UnsignedBlockHeader } from './block-data.js';
+import type { SignedBlockHeader, UnsignedBlockHeader } from './block-data.js';
 import { previousIdBytes, previousIdIsFull } from './block-id-format.js';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -45,7 +45,7 @@ export function serializeBlockHeader(
  * serialized bytes in block order.
  */
 export function serializeBlock(
-  header: BlockHeader,
+  header: SignedBlockHeader,
   transactions: readonly Uint8Array[],
   milestones: Milestones,
 ): Buffer {

@@ -2,7 +2,7 @@ import { signEcdsa, verifyEcdsa } from '../signatures/ecdsa.js';
 import type { KeyPair } from '../identities/keys.js';
 import type { Milestones } from '../networks/milestones.js';
 import type { VerificationItem } from '../verification/verification-item.js';
-import type { BlockHeader, UnsignedBlockHeader } from './block-data.js';
+import type { SignedBlockHeader, UnsignedBlockHeader } from './block-data.js';
 import { blockSigningHash } from './block-hash.js';
 
 /** Signs a header with the generator's key: deterministic low-S DER ECDSA, as hex. */
@@ -15,7 +15,10 @@ export function signBlockHeader(
 }
 
 /** The block signature as an item for verifyEach/verifyAll or the VerificationPool. */
-export function blockSignatureItem(header: BlockHeader, milestones: Milestones): VerificationItem {
+export function blockSignatureItem(
+  header: SignedBlockHeader,
+  milestones: Milestones,
+): VerificationItem {
   return {
     kind: 'ecdsa',
     hash: blockSigningHash(header, milestones),
@@ -25,7 +28,7 @@ export function blockSignatureItem(header: BlockHeader, milestones: Milestones):
 }
 
 /** Whether the block signature is the generator's over this header. Never throws. */
-export function verifyBlockSignature(header: BlockHeader, milestones: Milestones): boolean {
+export function verifyBlockSignature(header: SignedBlockHeader, milestones: Milestones): boolean {
   try {
     const item = blockSignatureItem(header, milestones);
     return verifyEcdsa(item.hash, item.signature, item.publicKey);

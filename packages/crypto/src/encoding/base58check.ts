@@ -1,5 +1,5 @@
 import bs58 from 'bs58';
-import { KernelError } from '@lni/kernel';
+import { KernelError } from '@lni/errors';
 import { hash256 } from '../hashing/hash.js';
 
 /** Text that is not valid base58check: bad alphabet, too short, or a wrong checksum. */

@@ -1,4 +1,4 @@
-import { KernelError } from '@lni/kernel';
+import { KernelError } from '@lni/errors';
 
 /** Options that cannot make a network: names each option and why. */
 export class NetworkGenerationError extends KernelError {

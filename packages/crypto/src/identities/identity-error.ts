@@ -1,4 +1,4 @@
-import { KernelError } from '@lni/kernel';
+import { KernelError } from '@lni/errors';
 
 export type IdentityErrorCode =
   | 'ERR_INVALID_PRIVATE_KEY'

@@ -4,3 +4,5 @@ export * from './milestones.js';
 export type * from './network-config.js';
 export * from './network-config-error.js';
 export type * from './network-params.js';
+export * from './rounds.js';
+export * from './slot-clock.js';

@@ -1,5 +1,5 @@
 import deepmerge from 'deepmerge';
-import { KernelError } from '@lni/kernel';
+import { KernelError } from '@lni/errors';
 import type { Milestone, MilestoneEntry } from './milestone.js';
 
 /** A height before the first milestone, or not a height at all. */

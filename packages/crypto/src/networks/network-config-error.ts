@@ -1,4 +1,4 @@
-import { KernelError } from '@lni/kernel';
+import { KernelError } from '@lni/errors';
 
 /** One thing wrong in a network file: the key path inside it and why. */
 export interface ConfigProblem {

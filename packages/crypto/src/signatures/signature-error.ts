@@ -1,4 +1,4 @@
-import { KernelError } from '@lni/kernel';
+import { KernelError } from '@lni/errors';
 
 /** Signing was asked with an input that cannot be signed (wrong hash size, invalid key). */
 export class SignatureError extends KernelError {

@@ -99,7 +99,7 @@ function readTransaction(bytes: Uint8Array, limits: Partial<DeserializationLimit
     throw new DeserializationError(
       vendorFieldOffset,
       'malformed',
-      `${handler.key} has no vendorField`,
+      `${handler.feeKey} has no vendorField`,
     );
   }
   const maxVendorField =

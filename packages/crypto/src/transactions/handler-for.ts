@@ -10,7 +10,7 @@ export function handlerFor(data: TransactionData): TransactionTypeHandler {
     throw new TransactionError('type', `unknown type ${data.type} in typeGroup ${data.typeGroup}`);
   }
   if (!handler.versions.includes(data.version)) {
-    throw new TransactionError('version', `${handler.key} has no version ${data.version}`);
+    throw new TransactionError('version', `${handler.feeKey} has no version ${data.version}`);
   }
   return handler;
 }

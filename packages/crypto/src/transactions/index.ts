@@ -2,7 +2,7 @@ export * from './deserialization-error.js';
 export * from './deserializer.js';
 export * from './json.js';
 export { legacyTransactionBytes } from './legacy-bytes.js';
-export { coreTransactionTypeHandlers, transactionTypeHandler } from './registry.js';
+export { transactionTypeHandler, transactionTypes } from './registry.js';
 export * from './serializer.js';
 export * from './transaction-data.js';
 export * from './transaction-error.js';

@@ -14,7 +14,12 @@ import {
   voteHandler,
 } from './types/index.js';
 
-const CORE_HANDLERS: readonly TransactionTypeHandler[] = [
+/**
+ * The transaction-type table: every type this node knows, with its group, number, name, fee key,
+ * schema and codec (each row in types/). State's handlers, the API's type names and fee keys and
+ * the codecs all read it; a type is added here and nowhere else in crypto.
+ */
+const TRANSACTION_TYPES: readonly TransactionTypeHandler[] = [
   transferHandler,
   secondSignatureHandler,
   delegateRegistrationHandler,
@@ -28,16 +33,22 @@ const CORE_HANDLERS: readonly TransactionTypeHandler[] = [
   htlcRefundHandler,
 ];
 
-/** The handler of a core transaction type, or undefined for any other group or type. */
+/** The core group's rows by type number: the lookup every (de)serialization makes. */
+const CORE_BY_TYPE: TransactionTypeHandler[] = [];
+for (const row of TRANSACTION_TYPES) {
+  if (row.typeGroup === TransactionTypeGroup.Core) CORE_BY_TYPE[row.type] = row;
+}
+
+/** The row of a transaction type, or undefined for a group or type this node does not know. */
 export function transactionTypeHandler(
   typeGroup: number,
   type: number,
 ): TransactionTypeHandler | undefined {
   if (typeGroup !== TransactionTypeGroup.Core) return undefined;
-  return CORE_HANDLERS[type];
+  return CORE_BY_TYPE[type];
 }
 
-/** Every core transaction type's handler, by type number. */
-export function coreTransactionTypeHandlers(): readonly TransactionTypeHandler[] {
-  return CORE_HANDLERS;
+/** Every row of the transaction-type table, by group then type number. */
+export function transactionTypes(): readonly TransactionTypeHandler[] {
+  return TRANSACTION_TYPES;
 }

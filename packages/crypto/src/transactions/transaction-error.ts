@@ -1,4 +1,4 @@
-import { KernelError } from '@lni/kernel';
+import { KernelError } from '@lni/errors';
 
 /** Transaction data that cannot be serialized, signed or converted: the field and why. */
 export class TransactionError extends KernelError {

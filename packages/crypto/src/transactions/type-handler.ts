@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import type { Milestone } from '../networks/milestone.js';
 import type { ByteReader } from './byte-reader.js';
 import type { ByteWriter } from './byte-writer.js';
-import type { TransactionData, TransactionType } from './transaction-data.js';
+import type { TransactionData, TransactionType, TransactionTypeGroup } from './transaction-data.js';
 
 /** What validation of a transaction needs to know about the network and height. */
 export interface ValidationContext {
@@ -24,13 +24,17 @@ export interface DeserializationLimits {
 export type AssetFields = Pick<TransactionData, 'amount' | 'recipientId' | 'expiration' | 'asset'>;
 
 /**
- * Everything type-specific about one transaction type: its asset bytes (AIP-11 and, for the
- * types genesis blocks contain, the version-1 signing bytes), its schema and its static fee.
+ * One row of the transaction-type table (registry.ts), everything type-specific about a type:
+ * its group and number, its name, its fee key, its asset bytes (AIP-11 and, for the types
+ * genesis blocks contain, the version-1 signing bytes), its schema and its static fee.
  */
 export interface TransactionTypeHandler {
+  readonly typeGroup: TransactionTypeGroup;
   readonly type: TransactionType;
-  /** The key of `fees.staticFees` in the milestones. */
-  readonly key: string;
+  /** ARK's name of the type (`Transfer`, `HtlcLock`), as GET /api/transactions/types lists it. */
+  readonly name: string;
+  /** The key of the type in fee tables: the milestones' `fees.staticFees`, the fee routes. */
+  readonly feeKey: string;
   /** ARK 3.0's fee when the milestone names none. */
   readonly defaultStaticFee: bigint;
   readonly versions: readonly (1 | 2)[];

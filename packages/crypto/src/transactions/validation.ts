@@ -48,7 +48,7 @@ export function validateTransaction(
     return { ok: false, errors: [{ path: 'type', message }] };
   }
   if (!handler.versions.includes(data.version)) {
-    const message = `${handler.key} exists only as version ${handler.versions.join(' or ')}`;
+    const message = `${handler.feeKey} exists only as version ${handler.versions.join(' or ')}`;
     return { ok: false, errors: [{ path: 'version', message }] };
   }
   const schema = cachedSchema(handler, data.version === 1 ? 1 : 2, options.genesis === true, {

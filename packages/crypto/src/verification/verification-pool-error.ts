@@ -1,4 +1,4 @@
-import { KernelError } from '@lni/kernel';
+import { KernelError } from '@lni/errors';
 
 /** The pool cannot answer: it is closed, its worker file is missing, or a worker died. */
 export class VerificationPoolError extends KernelError {

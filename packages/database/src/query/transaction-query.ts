@@ -1,6 +1,7 @@
 import type { DatabaseOptions } from '../config.js';
 import type { DatabaseConnection } from '../connection/database.js';
-import type { StoredBlock, StoredTransaction } from '../records.js';
+import type { BlockHeader } from '@lni/crypto';
+import type { StoredTransaction } from '../records.js';
 import {
   BLOCK_COLUMNS,
   blockFromRow,
@@ -54,7 +55,7 @@ export class TransactionQuery {
 
 /** The blocks side of the API. */
 export class BlockQuery {
-  private readonly table: TableSearch<BlockRow, StoredBlock>;
+  private readonly table: TableSearch<BlockRow, BlockHeader>;
 
   constructor({ database, databaseOptions }: SearchDeps) {
     this.table = new TableSearch(
@@ -68,7 +69,7 @@ export class BlockQuery {
     );
   }
 
-  search(query: SearchQuery): Promise<SearchPage<StoredBlock>> {
+  search(query: SearchQuery): Promise<SearchPage<BlockHeader>> {
     return this.table.search(query);
   }
 }

@@ -1,9 +1,9 @@
+import type { BlockHeader } from '@lni/crypto';
 import type { EntityManager } from 'typeorm';
 import type { DatabaseConnection } from '../connection/database.js';
 import type {
   BlockWithTransactions,
   SerializedTransaction,
-  StoredBlock,
   StoredTransaction,
 } from '../records.js';
 import {
@@ -80,12 +80,12 @@ export class BlockStorage {
     return { blocks: Number(blocks[0]?.count), transactions: Number(transactions[0]?.count) };
   }
 
-  async getLastBlock(manager?: EntityManager): Promise<StoredBlock | undefined> {
+  async getLastBlock(manager?: EntityManager): Promise<BlockHeader | undefined> {
     const rows = await this.blockRows('ORDER BY height DESC LIMIT 1', [], manager);
     return rows[0];
   }
 
-  async getBlockById(id: string, manager?: EntityManager): Promise<StoredBlock | undefined> {
+  async getBlockById(id: string, manager?: EntityManager): Promise<BlockHeader | undefined> {
     const rows = await this.blockRows('WHERE id = $1', [id], manager);
     return rows[0];
   }
@@ -100,7 +100,7 @@ export class BlockStorage {
     generatorPublicKey: string,
     belowHeight: number,
     manager?: EntityManager,
-  ): Promise<StoredBlock | undefined> {
+  ): Promise<BlockHeader | undefined> {
     const rows = await this.blockRows(
       'WHERE generator_public_key = $1 AND height < $2 ORDER BY height DESC LIMIT 1',
       [generatorPublicKey, belowHeight],
@@ -156,7 +156,7 @@ export class BlockStorage {
     tail: string,
     params: unknown[],
     manager = this.database.manager,
-  ): Promise<StoredBlock[]> {
+  ): Promise<BlockHeader[]> {
     const rows = (await manager.query(
       `SELECT ${BLOCK_COLUMNS} FROM blocks ${tail}`,
       params,

@@ -1,4 +1,5 @@
-import type { StoredBlock, StoredRoundDelegate, StoredTransaction } from '../records.js';
+import type { BlockHeader } from '@lni/crypto';
+import type { StoredRoundDelegate, StoredTransaction } from '../records.js';
 
 /** Columns as `pg` returns them: BIGINT as string, BYTEA as Buffer, JSONB parsed. */
 export interface BlockRow {
@@ -46,7 +47,7 @@ export const TRANSACTION_COLUMNS =
  * A stored block as the node reads it. The genesis block has no previous block: NULL as this
  * node writes it, or '0' as ARK 3.x stores it (a database upgraded from 2.7 keeps ARK's).
  */
-export function blockFromRow(row: BlockRow): StoredBlock {
+export function blockFromRow(row: BlockRow): BlockHeader {
   return {
     id: row.id,
     version: row.version,

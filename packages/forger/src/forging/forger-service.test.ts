@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { BlockTemplate } from './block-assembler.js';
 import { ForgerService } from './forger-service.js';
 import { NetworkStatus } from '@lni/p2p/wire';
-import type { NetworkState, RelayPort, RoundInfo } from './relay-port.js';
+import type { NetworkState, RelayPort, RelayRound } from './relay-port.js';
 
 const ours = keysFromPassphrase('our delegate');
 const ourKey = ours.publicKey.toString('hex');
@@ -15,7 +15,7 @@ class ScriptedRelay implements RelayPort {
   posted: string[] = [];
   failing = false;
   refusesBlocks = false;
-  round: RoundInfo = {
+  round: RelayRound = {
     round: 1,
     reward: 200_000_000n,
     slotTimestamp: 8,

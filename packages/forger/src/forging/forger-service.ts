@@ -3,7 +3,7 @@ import type { KeyPair } from '@lni/crypto';
 import type { DelegateRegistry } from '../delegates/delegate-registry.js';
 import type { BlockAssembler } from './block-assembler.js';
 import { decideForging, type ForgingRules } from './forging-decision.js';
-import type { RelayPort, RoundInfo } from './relay-port.js';
+import type { RelayPort, RelayRound } from './relay-port.js';
 
 const RETRY_MS = 1_000;
 /** How often a relay that keeps not answering is warned about. */
@@ -110,7 +110,7 @@ export class ForgerService {
     return wait;
   }
 
-  private async forgeSlot(relay: RelayPort, round: RoundInfo, keys: KeyPair): Promise<void> {
+  private async forgeSlot(relay: RelayPort, round: RelayRound, keys: KeyPair): Promise<void> {
     const height = round.lastBlock.height + 1;
     const { logger } = this.deps;
     try {

@@ -1,9 +1,9 @@
 import { NetworkStatus } from '@lni/p2p/wire';
 import { describe, expect, it } from 'vitest';
 import { decideForging, type ForgingRules } from './forging-decision.js';
-import type { NetworkState, RoundInfo } from './relay-port.js';
+import type { NetworkState, RelayRound } from './relay-port.js';
 
-const round: RoundInfo = {
+const round: RelayRound = {
   round: 3,
   reward: 200_000_000n,
   slotTimestamp: 800,

@@ -1,5 +1,5 @@
 import { NetworkStatus } from '@lni/p2p/wire';
-import type { NetworkState, RoundInfo } from './relay-port.js';
+import type { NetworkState, RelayRound } from './relay-port.js';
 
 export interface ForgingRules {
   /** Smallest share of peers that must agree with the relay's last block. */
@@ -30,7 +30,7 @@ export const SINGLE_NODE_REMEDY =
  * height on its chain count for the quorum; those above it or forked, against).
  */
 export function decideForging(
-  round: RoundInfo,
+  round: RelayRound,
   network: NetworkState,
   rules: ForgingRules,
 ): ForgingDecision {

@@ -1,6 +1,7 @@
+import type { SlotClock } from '@lni/crypto';
 import type { Logger } from '@lni/kernel';
-import type { Milestones } from '@lni/crypto';
 import {
+  currentRoundFromWire,
   currentRoundReplySchema,
   networkStateReplySchema,
   PeerConnection,
@@ -11,14 +12,14 @@ import {
   type InternalRoute,
 } from '@lni/p2p/wire';
 import type Joi from 'joi';
-import type { NetworkState, RelayPort, RoundInfo } from '../forging/relay-port.js';
+import type { NetworkState, RelayPort, RelayRound } from '../forging/relay-port.js';
 import type { RelayAddress } from './relay-address.js';
 import { RelayError } from './relay-error.js';
 
 export interface RelayClientOptions {
   readonly address: RelayAddress;
-  /** The network's milestones: when the current slot ends follows from the epoch and block time. */
-  readonly milestones: Milestones;
+  /** The network's clock: when the current slot ends follows from the epoch and block time. */
+  readonly clock: SlotClock;
   readonly timeoutMs: number;
   readonly logger: Logger;
   readonly now?: () => number;
@@ -42,23 +43,15 @@ export class RelayClient implements RelayPort {
     this.name = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
 
-  async currentRound(): Promise<RoundInfo> {
-    const round = await this.internal('getCurrentRound', currentRoundReplySchema);
-    const { milestones } = this.options;
-    const epochMs = Date.parse(milestones.at(1).epoch);
-    const blocktime = milestones.at(round.lastBlock.height).blocktime;
+  async currentRound(): Promise<RelayRound> {
+    const round = currentRoundFromWire(
+      await this.internal('getCurrentRound', currentRoundReplySchema),
+    );
+    const { clock } = this.options;
+    // ARK's forger: the slot ends one block time (at the relay's height) after its timestamp.
+    const nextSlotMs = clock.unixMs(clock.slotEnd(round.slotTimestamp, round.lastBlock.height));
     const now = this.options.now?.() ?? Date.now();
-    return {
-      round: round.current,
-      reward: BigInt(round.reward),
-      slotTimestamp: round.timestamp,
-      canForge: round.canForge,
-      currentForger: round.currentForger.publicKey,
-      nextForger: round.nextForger.publicKey,
-      lastBlock: { id: round.lastBlock.id, height: round.lastBlock.height },
-      // ARK's forger: the slot ends one block time after its timestamp.
-      msUntilNextSlot: Math.max(0, epochMs + (round.timestamp + blocktime) * 1000 - now),
-    };
+    return { ...round, msUntilNextSlot: Math.max(0, nextSlotMs - now) };
   }
 
   networkState(): Promise<NetworkState> {

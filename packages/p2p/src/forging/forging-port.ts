@@ -1,4 +1,5 @@
-import type { BlockHeader } from '../chain-port.js';
+import type { BlockHeader } from '@lni/crypto';
+import type { BlockReference } from '../chain-port.js';
 
 /**
  * What a forger needs from the ledger, served on the internal P2P routes in ARK Core 3.x's
@@ -6,14 +7,19 @@ import type { BlockHeader } from '../chain-port.js';
  */
 export interface ForgingPort {
   /** The round and slot as the ledger sees them now. */
-  currentRound(): ForgingRound | Promise<ForgingRound>;
+  currentRound(): ForgingRound<BlockHeader> | Promise<ForgingRound<BlockHeader>>;
   /** Serialized (hex) transactions for the next block, best first, within the milestone limits. */
   transactionsForForging(): readonly string[] | Promise<readonly string[]>;
   /** Transactions waiting in the pool. */
   poolSize(): number;
 }
 
-export interface ForgingRound {
+/**
+ * The current round as a relay answers getCurrentRound and a forger acts on it: the one shape
+ * inside, whichever side (the wire's is `CurrentRoundReply`, converted in wire/current-round.ts).
+ * The ledger gives the whole last block (ARK's reply carries it); a forger reads its reference.
+ */
+export interface ForgingRound<LastBlock extends BlockReference = BlockReference> {
   /** Round number, 1-based. */
   readonly round: number;
   /** Reward of the next block, in arktoshi. */
@@ -27,8 +33,8 @@ export interface ForgingRound {
   /** Public keys (hex) of the delegate of the current slot and of the next one. */
   readonly currentForger: string;
   readonly nextForger: string;
-  /** Our last block: the next block builds on it. */
-  readonly lastBlock: BlockHeader;
+  /** The relay's last block: the next block builds on it. */
+  readonly lastBlock: LastBlock;
 }
 
 export interface RoundDelegate {

@@ -1,10 +1,11 @@
+import type { BlockHeader } from '@lni/crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PeerResponseError } from '../errors.js';
 import { MemoryChain } from '../testing/memory-chain.js';
 import { startTestNode, type TestNode } from '../testing/test-node.js';
 import { PeerConnection } from '../transport/peer-connection.js';
+import { currentRoundReplySchema } from '../wire/current-round.js';
 import {
-  currentRoundReplySchema,
   NetworkStatus,
   networkStateReplySchema,
   unconfirmedTransactionsReplySchema,
@@ -47,7 +48,7 @@ const delegate = (n: number): RoundDelegate => ({
 
 function forgingOf(chain: MemoryChain, transactions: string[]): ForgingPort {
   return {
-    currentRound: (): ForgingRound => ({
+    currentRound: (): ForgingRound<BlockHeader> => ({
       round: 3,
       reward: 200_000_000n,
       slotTimestamp: 1_000,

@@ -1,4 +1,5 @@
-import type { BlockHeader, ChainPort } from '../chain-port.js';
+import type { BlockHeader } from '@lni/crypto';
+import type { ChainPort } from '../chain-port.js';
 import { findHighestCommonBlock } from '../sync/common-block-search.js';
 import type { StatusReply } from '../wire/messages.js';
 import type { PeerClient } from './peer-client.js';

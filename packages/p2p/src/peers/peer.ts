@@ -1,4 +1,4 @@
-import type { BlockHeader } from '../chain-port.js';
+import type { BlockHeader } from '@lni/crypto';
 
 /** What the node learned about a peer from its last status. */
 export interface PeerObservation {

@@ -1,11 +1,10 @@
 import type { EventBus, Logger } from '@lni/kernel';
-import type { ForgingPort, RoundDelegate } from '../forging/forging-port.js';
+import type { ForgingPort } from '../forging/forging-port.js';
 import { RouteError } from '../transport/route-error.js';
+import { currentRoundToWire, type CurrentRoundReply } from '../wire/current-round.js';
 import {
   emitEventRequestSchema,
-  type CurrentRoundReply,
   type NetworkStateReply,
-  type RoundDelegateWallet,
   type UnconfirmedTransactionsReply,
 } from '../wire/internal-messages.js';
 import { GRACEFUL_ERROR_STATUS, type InternalRoute } from '../wire/routes.js';
@@ -44,27 +43,7 @@ export class InternalHandlers {
   }
 
   private async currentRound(): Promise<CurrentRoundReply> {
-    const round = await this.forgingPort().currentRound();
-    const wallets = round.delegates.map(toWallet);
-    const walletOf = (publicKey: string): RoundDelegateWallet =>
-      wallets.find((wallet) => wallet.publicKey === publicKey) ?? {
-        ...emptyWallet,
-        publicKey,
-      };
-    return {
-      current: round.round,
-      // ARK sends the milestone's reward as written there, usually a number.
-      reward:
-        round.reward <= BigInt(Number.MAX_SAFE_INTEGER)
-          ? Number(round.reward)
-          : String(round.reward),
-      timestamp: round.slotTimestamp,
-      delegates: wallets,
-      currentForger: walletOf(round.currentForger),
-      nextForger: walletOf(round.nextForger),
-      lastBlock: { ...round.lastBlock },
-      canForge: round.canForge,
-    };
+    return currentRoundToWire(await this.forgingPort().currentRound());
   }
 
   private async unconfirmedTransactions(): Promise<UnconfirmedTransactionsReply> {
@@ -88,25 +67,4 @@ export class InternalHandlers {
       throw new RouteError(GRACEFUL_ERROR_STATUS, 'App is not ready: no ledger to forge on');
     return port;
   }
-}
-
-const emptyWallet = {
-  address: '',
-  balance: '0',
-  nonce: '0',
-  delegate: { username: '', voteBalance: '0' },
-};
-
-function toWallet(delegate: RoundDelegate): RoundDelegateWallet {
-  return {
-    address: delegate.address,
-    publicKey: delegate.publicKey,
-    balance: delegate.balance,
-    nonce: delegate.nonce,
-    delegate: {
-      username: delegate.username,
-      voteBalance: delegate.voteBalance,
-      ...(delegate.rank !== undefined && { rank: delegate.rank }),
-    },
-  };
 }

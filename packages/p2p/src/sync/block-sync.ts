@@ -1,5 +1,6 @@
 import { ProgressLog, type Logger } from '@lni/kernel';
-import type { BlockHeader, ChainPort } from '../chain-port.js';
+import type { BlockHeader } from '@lni/crypto';
+import type { ChainPort } from '../chain-port.js';
 import type { PeerClient } from '../peers/peer-client.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
 import type { PeerRepository } from '../peers/peer-repository.js';

@@ -1,4 +1,4 @@
-import type { BlockHeader } from '../chain-port.js';
+import type { BlockHeader } from '@lni/crypto';
 import type { PeerClient } from '../peers/peer-client.js';
 import type { StatusReply } from '../wire/messages.js';
 

@@ -1,6 +1,6 @@
+import { blockHeaderFromJson, blockHeaderToJson, type BlockHeader } from '@lni/crypto';
 import { createHash } from 'node:crypto';
 import type {
-  BlockHeader,
   BlockReference,
   BlockVerdict,
   ChainBlock,
@@ -168,9 +168,9 @@ export class MemoryChain implements ChainPort {
       timestamp: height * 8,
       previousBlock: previous?.id ?? null,
       numberOfTransactions: this.transactionsPerBlock,
-      totalAmount: '0',
-      totalFee: '0',
-      reward: '200000000',
+      totalAmount: 0n,
+      totalFee: 0n,
+      reward: 200_000_000n,
       payloadLength: 0,
       payloadHash: sha256(''),
       generatorPublicKey: `02${sha256(`${seed}:generator`)}`,
@@ -179,16 +179,16 @@ export class MemoryChain implements ChainPort {
   }
 }
 
-const encodeBlock = (header: BlockHeader): Buffer => Buffer.from(JSON.stringify(header));
+const encodeBlock = (header: BlockHeader): Buffer =>
+  Buffer.from(JSON.stringify(blockHeaderToJson(header)));
 
 function decodeBlock(bytes: Buffer): BlockHeader | undefined {
-  let value: Partial<BlockHeader>;
+  let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8')) as Partial<BlockHeader>;
+    value = JSON.parse(bytes.toString('utf8'));
   } catch {
     return undefined; // not one of our made-up blocks: "some next block"
   }
-  return typeof value.id === 'string' && typeof value.height === 'number'
-    ? (value as BlockHeader)
-    : undefined;
+  const header = typeof value === 'object' && value !== null && 'id' in value && 'height' in value;
+  return header ? blockHeaderFromJson(value) : undefined;
 }

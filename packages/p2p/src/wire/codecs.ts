@@ -1,5 +1,5 @@
+import { headerToWire, isBlockId } from '@lni/crypto';
 import type { BlockReference } from '../chain-port.js';
-import { headerFromWire, headerToWire, isBlockId } from './block-header.js';
 import type {
   BlocksRequest,
   CommonBlocksReply,
@@ -16,6 +16,7 @@ import type {
   WireBlock,
 } from './messages.js';
 import { packLengthPrefixed, unpackLengthPrefixed } from './packing.js';
+import { headerFromPeer } from './peer-header.js';
 import { messageTypes, type MessageTypeName } from './schema.js';
 import { WireError } from './wire-error.js';
 
@@ -108,7 +109,7 @@ export const getStatusCodec: RouteCodec<StatusRequest, StatusReply> = {
       throw new WireError('getStatus reply lacks state, config, network, token or header');
     }
     const height = integerIn(state, 'height', 1, 0xffff_ffff, 'state');
-    const parsedHeader = headerFromWire(header, 'state.header');
+    const parsedHeader = headerFromPeer(header, 'state.header');
     if (parsedHeader.height !== height) {
       throw new WireError(
         `state.height ${height} differs from its header's ${parsedHeader.height}`,
@@ -253,7 +254,7 @@ export const getBlocksCodec: RouteCodec<BlocksRequest, readonly WireBlock[]> = {
         MAX_TRANSACTIONS_PER_WIRE_BLOCK,
         `${what}.transactions`,
       );
-      return { header: headerFromWire(fields, what), transactions };
+      return { header: headerFromPeer(fields, what), transactions };
     }),
 };
 

@@ -3,59 +3,11 @@ import Joi from 'joi';
 /**
  * The forger ↔ relay routes (`p2p.internal.*`) carry JSON in ARK Core 3.x's shapes, so an LNI
  * forger works with an ARK relay and an ARK forger with an LNI relay. The schemas check what a
- * forger reads and let other fields pass.
+ * forger reads and let other fields pass. getCurrentRound's shape is in current-round.ts.
  */
 
-/** A delegate wallet as ARK's getCurrentRound lists it: wallet data and its delegate attribute. */
-export interface RoundDelegateWallet {
-  readonly address: string;
-  readonly publicKey: string;
-  readonly balance: string;
-  readonly nonce: string;
-  readonly delegate: {
-    readonly username: string;
-    readonly voteBalance: string;
-    readonly rank?: number;
-  };
-}
-
-export interface CurrentRoundReply {
-  readonly current: number;
-  /** ARK sends the milestone's reward as it is written there: a number, or a string. */
-  readonly reward: number | string;
-  /** Epoch seconds at the start of the current slot: the next block's timestamp. */
-  readonly timestamp: number;
-  readonly delegates: readonly RoundDelegateWallet[];
-  readonly currentForger: RoundDelegateWallet;
-  readonly nextForger: RoundDelegateWallet;
-  /** The relay's last block (ARK sends its whole data; a forger needs id and height). */
-  readonly lastBlock: { readonly id: string; readonly height: number } & Record<string, unknown>;
-  readonly canForge: boolean;
-}
-
-const publicKey = Joi.string().hex().length(66);
-const decimal = Joi.alternatives(Joi.number().integer().min(0), Joi.string().pattern(/^\d+$/));
-
-const delegateWallet = Joi.object({
-  publicKey: publicKey.required(),
-  delegate: Joi.object({ username: Joi.string().allow('').max(64) }).unknown(true),
-}).unknown(true);
-
-export const currentRoundReplySchema = Joi.object<CurrentRoundReply>({
-  current: Joi.number().integer().min(1).required(),
-  reward: decimal.required(),
-  timestamp: Joi.number().integer().min(0).required(),
-  delegates: Joi.array().items(delegateWallet).max(1000).required(),
-  currentForger: delegateWallet.required(),
-  nextForger: delegateWallet.required(),
-  lastBlock: Joi.object({
-    id: Joi.string().max(64).required(),
-    height: Joi.number().integer().min(1).required(),
-  })
-    .unknown(true)
-    .required(),
-  canForge: Joi.boolean().required(),
-}).unknown(true);
+/** A compressed public key as hex, as the internal routes carry delegates and generators. */
+export const publicKeyRule = Joi.string().hex().length(66);
 
 /** ARK's NetworkStateStatus. */
 export const NetworkStatus = {
@@ -111,7 +63,7 @@ export const networkStateReplySchema = Joi.object<NetworkStateReply>({
         Joi.object({
           id: Joi.string().max(64).required(),
           height: Joi.number().integer().min(1).required(),
-          generatorPublicKey: publicKey.required(),
+          generatorPublicKey: publicKeyRule.required(),
         }).unknown(true),
       )
       .max(10_000)

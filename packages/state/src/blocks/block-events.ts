@@ -1,13 +1,11 @@
-import type { TransactionData } from '@lni/crypto';
+import type { BlockHeader, TransactionData } from '@lni/crypto';
 import type { FullBlock } from './block-store.js';
 
-/** The block a confirmed transaction is in, as much as its API shape needs. */
-export interface BlockReference {
-  readonly id: string;
-  readonly height: number;
-  /** Seconds since the network epoch: a confirmed transaction's time is its block's. */
-  readonly timestamp: number;
-}
+/**
+ * The block a confirmed transaction is in, as much as its API shape needs (a confirmed
+ * transaction's time is its block's).
+ */
+export type BlockReference = Pick<BlockHeader, 'id' | 'height' | 'timestamp'>;
 
 /** A delegate registered or resigned by a transaction of an applied block. */
 export interface DelegateEvent {

@@ -1,5 +1,6 @@
 import {
   addressFromPublicKey,
+  SlotClock,
   verifyBlock,
   verifyBlockInPool,
   type BlockVerification,
@@ -63,11 +64,13 @@ export interface BlockProcessorDeps {
  */
 export class BlockProcessor {
   readonly #deps: BlockProcessorDeps;
+  readonly #clock: SlotClock;
   #lastBlock: FullBlock | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(deps: BlockProcessorDeps) {
     this.#deps = deps;
+    this.#clock = new SlotClock(deps.milestones);
   }
 
   /** Remembered by @lni/crypto, so repeated senders cost a map lookup. */
@@ -180,7 +183,7 @@ export class BlockProcessor {
    */
   #logApplied(block: FullBlock, ms: number): void {
     const { milestones } = this.#deps;
-    const ageMs = Date.now() - (Date.parse(milestones.at(1).epoch) + block.timestamp * 1000);
+    const ageMs = Date.now() - this.#clock.unixMs(block.timestamp);
     const recent = ageMs < RECENT_SLOTS * milestones.at(block.height).blocktime * 1000;
     this.#deps.logger[recent ? 'info' : 'debug'](
       { height: block.height, id: block.id, transactions: block.numberOfTransactions, ms },

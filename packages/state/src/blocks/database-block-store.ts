@@ -2,6 +2,7 @@ import {
   deserializeTransaction,
   serializeTransaction,
   transactionToJson,
+  type BlockHeader,
   type TransactionData,
 } from '@lni/crypto';
 import type {
@@ -12,7 +13,6 @@ import type {
   RoundStorage,
   SerializedTransaction,
   Service,
-  StoredBlock,
   StoredTransaction,
 } from '@lni/database';
 import type { ElectionLog } from '../ledger/election-log.js';
@@ -122,7 +122,7 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
     const rounds = this.#rounds;
     const elected = rounds?.elections.electedBy(block.height);
     const missed = this.#missedSlots?.log.missedAt(block.height) ?? [];
-    const stored = toStored(block, serialized);
+    const stored = withStoredTransactions(block, serialized);
     if (!elected && missed.length === 0) return this.#storage.saveBlocks([stored]);
     await this.#database.transaction(async (manager) => {
       await this.#storage.saveBlocks([stored], manager);
@@ -155,7 +155,7 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
 }
 
 function withTransactions(
-  block: StoredBlock,
+  block: BlockHeader,
   transactions: readonly Pick<SerializedTransaction, 'serialized'>[],
 ): FullBlock {
   return {
@@ -164,25 +164,17 @@ function withTransactions(
   };
 }
 
-function toStored(block: FullBlock, serialized?: readonly Uint8Array[]): BlockWithTransactions {
-  const { transactions = [], ...header } = block;
-  const stored: StoredBlock = {
-    id: header.id,
-    version: header.version,
-    timestamp: header.timestamp,
-    height: header.height,
-    previousBlock: header.previousBlock,
-    numberOfTransactions: header.numberOfTransactions,
-    totalAmount: header.totalAmount,
-    totalFee: header.totalFee,
-    reward: header.reward,
-    payloadLength: header.payloadLength,
-    payloadHash: header.payloadHash,
-    generatorPublicKey: header.generatorPublicKey,
-    blockSignature: header.blockSignature,
-  };
+/**
+ * The unit the storage saves: the block's header fields, and its transactions in order, each in
+ * the bytes it arrived in when they are known.
+ */
+function withStoredTransactions(
+  block: FullBlock,
+  serialized?: readonly Uint8Array[],
+): BlockWithTransactions {
+  const { transactions = [] } = block;
   return {
-    block: stored,
+    block,
     transactions: transactions.map((tx, sequence) =>
       storedTransactionOf(tx, block, sequence, serialized?.[sequence]),
     ),

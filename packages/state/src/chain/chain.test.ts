@@ -178,7 +178,7 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
     const tip = live.processor.lastBlock as FullBlock;
     expect(port.status()).toMatchObject({
       height: 150,
-      header: { id: tip.id, totalFee: String(tip.totalFee) },
+      header: { id: tip.id, totalFee: tip.totalFee },
     });
 
     // Full blocks are capped in bytes per answer, but at least one block is always served.

@@ -5,15 +5,13 @@ import {
   deserializeTransaction,
   readBlock,
   verifyBlockSignature,
-  type BlockData,
+  type BlockHeader,
   type Milestones,
   type NetworkConfig,
   type ReadBlock,
-  type TransactionData,
 } from '@lni/crypto';
 import { KernelError, type Logger } from '@lni/kernel';
 import type {
-  BlockHeader,
   BlockReference,
   BlockVerdict,
   ChainBlock,
@@ -27,7 +25,8 @@ import type {
 } from '@lni/p2p/wire';
 import { BlockRejectedError } from '../blocks/block-rejected-error.js';
 import type { BlockProcessor } from '../blocks/block-processor.js';
-import type { BlockStore, FullBlock, WireBlockSource } from '../blocks/block-store.js';
+import type { BlockStore, WireBlockSource } from '../blocks/block-store.js';
+import { statusForging } from '../ledger/forging-answers.js';
 import type { RoundKeeper } from '../ledger/round-keeper.js';
 import type { TransactionPool } from '../pool/transaction-pool.js';
 
@@ -36,7 +35,7 @@ export interface LedgerChainPortDeps {
   readonly transactionPool: TransactionPool;
   readonly blockStore: BlockStore & WireBlockSource;
   /** Slots and elected rounds: the node's RoundKeeper. */
-  readonly roundKeeper: Pick<RoundKeeper, 'slots' | 'slotOf' | 'slotTime' | 'electedFor'>;
+  readonly roundKeeper: Pick<RoundKeeper, 'clock' | 'forgingWindowAt' | 'electedFor'>;
   readonly milestones: Milestones;
   readonly network: NetworkConfig['network'];
   readonly logger: Logger;
@@ -94,18 +93,9 @@ export class LedgerChainPort implements ChainPort {
   status(): ChainStatus {
     const last = this.#deps.blockProcessor.lastBlock;
     if (!last) throw new KernelError('ERR_CHAIN_EMPTY', 'the chain has no genesis block yet');
-    const { roundKeeper, milestones } = this.#deps;
-    const height = last.height + 1;
-    const timestamp = roundKeeper.slots.getTime(this.#deps.now?.() ?? Date.now());
-    const currentSlot = roundKeeper.slotOf(timestamp, height);
-    const slotStart = roundKeeper.slotTime(currentSlot, height);
-    return {
-      height: last.height,
-      header: headerOf(last),
-      // ARK's forgingStatus: the first half of the current slot.
-      forgingAllowed: timestamp < slotStart + Math.floor(milestones.at(height).blocktime / 2),
-      currentSlot,
-    };
+    const { roundKeeper } = this.#deps;
+    const now = roundKeeper.clock.epochTime(this.#deps.now?.() ?? Date.now());
+    return { height: last.height, header: last, ...statusForging(roundKeeper, last, now) };
   }
 
   roundLength(): number {
@@ -143,7 +133,7 @@ export class LedgerChainPort implements ChainPort {
       for (const { block, transactions } of blocks) {
         const size = transactions.reduce((sum, tx) => sum + tx.byteLength, 0);
         if (served.length > 0 && bytes + size > maxBytes) return served;
-        served.push({ header: headerOf(block), transactions });
+        served.push({ header: block, transactions });
         bytes += size;
       }
       if (blocks.length < to - from + 1) break;
@@ -186,12 +176,11 @@ export class LedgerChainPort implements ChainPort {
     if (ours?.id === header.id) return { valid: true };
     // The genesis block is configuration: a peer's height-1 block is ours or not the network's.
     if (header.height === 1) return { valid: false, reason: 'another genesis block' };
-    const block = blockOfHeader(header);
     const { milestones, roundKeeper } = this.#deps;
-    if (blockId(block, milestones) !== header.id) {
+    if (blockId(header, milestones) !== header.id) {
       return { valid: false, reason: `id ${header.id} is not the header's` };
     }
-    if (!verifyBlockSignature(block, milestones)) {
+    if (!verifyBlockSignature(header, milestones)) {
       return { valid: false, reason: 'the signature is not the generator’s' };
     }
     const elected = roundKeeper.electedFor(header.height);
@@ -215,7 +204,7 @@ export class LedgerChainPort implements ChainPort {
           ? readBlock(incoming.serialized, this.#deps.milestones)
           : {
               block: {
-                ...blockOfHeader(incoming.header),
+                ...incoming.header,
                 transactions: incoming.transactions.map((bytes) => deserializeTransaction(bytes)),
               },
               serialized: incoming.transactions,
@@ -296,43 +285,6 @@ export class LedgerChainPort implements ChainPort {
     }
     throw error;
   }
-}
-
-function headerOf(block: FullBlock): BlockHeader {
-  return {
-    id: block.id,
-    height: block.height,
-    version: block.version,
-    timestamp: block.timestamp,
-    previousBlock: block.previousBlock,
-    numberOfTransactions: block.numberOfTransactions,
-    totalAmount: block.totalAmount.toString(),
-    totalFee: block.totalFee.toString(),
-    reward: block.reward.toString(),
-    payloadLength: block.payloadLength,
-    payloadHash: block.payloadHash,
-    generatorPublicKey: block.generatorPublicKey,
-    blockSignature: block.blockSignature,
-  };
-}
-
-/** A peer's header as the crypto package reads blocks (amounts as bigint). */
-function blockOfHeader(header: BlockHeader): BlockData<TransactionData> {
-  return {
-    id: header.id,
-    version: header.version,
-    timestamp: header.timestamp,
-    height: header.height,
-    previousBlock: header.previousBlock,
-    numberOfTransactions: header.numberOfTransactions,
-    totalAmount: BigInt(header.totalAmount),
-    totalFee: BigInt(header.totalFee),
-    reward: BigInt(header.reward),
-    payloadLength: header.payloadLength,
-    payloadHash: header.payloadHash,
-    generatorPublicKey: header.generatorPublicKey,
-    blockSignature: header.blockSignature,
-  };
 }
 
 /** Sorted heights as [from, to] runs of consecutive values. */

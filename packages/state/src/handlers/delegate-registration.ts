@@ -1,4 +1,3 @@
-import { TransactionType } from '@lni/crypto';
 import { TransactionRuleError } from './transaction-rule-error.js';
 import type { TransactionHandler } from './transaction-handler.js';
 import { applyToSender, checkSender, revertForSender } from './sender.js';
@@ -7,8 +6,6 @@ import { applyToSender, checkSender, revertForSender } from './sender.js';
 const USERNAME = /^[a-z0-9!@$&_.]{1,20}$/;
 
 export const delegateRegistrationHandler: TransactionHandler = {
-  type: TransactionType.DelegateRegistration,
-  feeKey: 'delegateRegistration',
   check(tx, sender, state) {
     const username = tx.asset?.delegate?.username;
     if (typeof username !== 'string' || !USERNAME.test(username)) {
@@ -32,7 +29,7 @@ export const delegateRegistrationHandler: TransactionHandler = {
         'asset.delegate.username',
       );
     }
-    checkSender(this, tx, sender, state);
+    checkSender(tx, sender, state);
   },
   apply(tx, state) {
     applyToSender(tx, state, tx.amount, () => ({

@@ -1,12 +1,9 @@
-import { TransactionType } from '@lni/crypto';
 import type { DelegateAttributes } from '../wallets/wallet.js';
 import { TransactionRuleError } from './transaction-rule-error.js';
 import type { TransactionHandler } from './transaction-handler.js';
 import { applyToSender, checkSender, revertForSender } from './sender.js';
 
 export const delegateResignationHandler: TransactionHandler = {
-  type: TransactionType.DelegateResignation,
-  feeKey: 'delegateResignation',
   check(tx, sender, state) {
     const delegate = sender.attributes.delegate;
     if (!delegate) {
@@ -23,7 +20,7 @@ export const delegateResignationHandler: TransactionHandler = {
         'senderPublicKey',
       );
     }
-    checkSender(this, tx, sender, state);
+    checkSender(tx, sender, state);
   },
   apply(tx, state) {
     applyToSender(tx, state, tx.amount, (wallet) => ({

@@ -6,7 +6,7 @@ import {
 } from '@lni/crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { testMilestones } from '../dpos/test-milestones.js';
+import { testMilestones } from '../../../crypto/src/networks/__fixtures__/test-milestones.js';
 import { WalletRepository } from '../wallets/wallet-repository.js';
 import { handlerFor } from './registry.js';
 import { senderOf } from './sender.js';

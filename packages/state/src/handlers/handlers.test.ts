@@ -8,7 +8,7 @@ import {
 } from '@lni/crypto';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { testMilestones } from '../dpos/test-milestones.js';
+import { testMilestones } from '../../../crypto/src/networks/__fixtures__/test-milestones.js';
 import { WalletRepository } from '../wallets/wallet-repository.js';
 import { handlerFor } from './registry.js';
 import { senderOf } from './sender.js';

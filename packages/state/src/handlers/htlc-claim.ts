@@ -1,4 +1,4 @@
-import { sha256, TransactionType } from '@lni/crypto';
+import { sha256 } from '@lni/crypto';
 import { changeWallet } from '../dpos/vote-balances.js';
 import { closeLock, findLock, reopenLock } from './htlc-locks.js';
 import { htlcExpired } from './htlc-lock.js';
@@ -10,8 +10,6 @@ const claimOf = (tx: Parameters<TransactionHandler['apply']>[0]) =>
   tx.asset?.claim as { lockTransactionId: string; unlockSecret: string };
 
 export const htlcClaimHandler: TransactionHandler = {
-  type: TransactionType.HtlcClaim,
-  feeKey: 'htlcClaim',
   check(tx, sender, state) {
     if (state.milestone.htlcEnabled !== true) {
       throw new TransactionRuleError(
@@ -37,7 +35,7 @@ export const htlcClaimHandler: TransactionHandler = {
         'asset.claim.unlockSecret',
       );
     }
-    checkSender(this, tx, sender, state);
+    checkSender(tx, sender, state);
   },
   apply(tx, state) {
     const { lockTransactionId } = claimOf(tx);

@@ -1,4 +1,4 @@
-import { HtlcLockExpirationType, TransactionType, type TransactionData } from '@lni/crypto';
+import { HtlcLockExpirationType, type TransactionData } from '@lni/crypto';
 import type { HtlcAttributes, HtlcLock } from '../wallets/wallet.js';
 import { TransactionRuleError } from './transaction-rule-error.js';
 import type { LedgerState, TransactionHandler } from './transaction-handler.js';
@@ -25,8 +25,6 @@ export const lockOf = (tx: TransactionData, state: LedgerState): HtlcLock => {
 };
 
 export const htlcLockHandler: TransactionHandler = {
-  type: TransactionType.HtlcLock,
-  feeKey: 'htlcLock',
   check(tx, sender, state) {
     if (state.milestone.htlcEnabled !== true) {
       throw new TransactionRuleError(
@@ -43,7 +41,7 @@ export const htlcLockHandler: TransactionHandler = {
         'asset.lock.expiration',
       );
     }
-    checkSender(this, tx, sender, state);
+    checkSender(tx, sender, state);
   },
   apply(tx, state) {
     // The locked amount leaves the balance but stays in the sender's vote weight.

@@ -1,4 +1,3 @@
-import { TransactionType } from '@lni/crypto';
 import { closeLock, findLock, reopenLock } from './htlc-locks.js';
 import { htlcExpired } from './htlc-lock.js';
 import { TransactionRuleError } from './transaction-rule-error.js';
@@ -9,8 +8,6 @@ const lockIdOf = (tx: Parameters<TransactionHandler['apply']>[0]) =>
   (tx.asset?.refund as { lockTransactionId: string }).lockTransactionId;
 
 export const htlcRefundHandler: TransactionHandler = {
-  type: TransactionType.HtlcRefund,
-  feeKey: 'htlcRefund',
   check(tx, sender, state) {
     if (state.milestone.htlcEnabled !== true) {
       throw new TransactionRuleError(
@@ -34,7 +31,7 @@ export const htlcRefundHandler: TransactionHandler = {
         'asset.refund',
       );
     }
-    checkSender(this, tx, sender, state);
+    checkSender(tx, sender, state);
   },
   apply(tx, state) {
     const lockId = lockIdOf(tx);

@@ -1,11 +1,8 @@
-import { TransactionType } from '@lni/crypto';
 import { TransactionRuleError } from './transaction-rule-error.js';
 import type { TransactionHandler } from './transaction-handler.js';
 import { applyToSender, checkSender, revertForSender } from './sender.js';
 
 export const ipfsHandler: TransactionHandler = {
-  type: TransactionType.Ipfs,
-  feeKey: 'ipfs',
   check(tx, sender, state) {
     const hash = tx.asset?.ipfs as string;
     if (sender.attributes.ipfs?.hashes[hash] === true) {
@@ -15,7 +12,7 @@ export const ipfsHandler: TransactionHandler = {
         'asset.ipfs',
       );
     }
-    checkSender(this, tx, sender, state);
+    checkSender(tx, sender, state);
   },
   apply(tx, state) {
     const hash = tx.asset?.ipfs as string;

@@ -1,4 +1,4 @@
-import { TransactionType, type TransactionData } from '@lni/crypto';
+import { type TransactionData } from '@lni/crypto';
 import { TransactionRuleError } from './transaction-rule-error.js';
 import type { TransactionHandler } from './transaction-handler.js';
 import { applyToSender, checkSender, credit, revertForSender } from './sender.js';
@@ -7,8 +7,6 @@ const total = (tx: TransactionData) =>
   (tx.asset?.payments ?? []).reduce((sum, p) => sum + p.amount, 0n);
 
 export const multiPaymentHandler: TransactionHandler = {
-  type: TransactionType.MultiPayment,
-  feeKey: 'multiPayment',
   check(tx, sender, state) {
     const payments = tx.asset?.payments ?? [];
     const limit = state.milestone.multiPaymentLimit ?? 500;
@@ -19,7 +17,7 @@ export const multiPaymentHandler: TransactionHandler = {
         'asset.payments',
       );
     }
-    checkSender(this, tx, sender, state, total(tx));
+    checkSender(tx, sender, state, total(tx));
   },
   apply(tx, state) {
     applyToSender(tx, state, total(tx));

@@ -1,4 +1,4 @@
-import { multiSignatureAddress, TransactionType } from '@lni/crypto';
+import { multiSignatureAddress } from '@lni/crypto';
 import { changeWallet } from '../dpos/vote-balances.js';
 import { TransactionRuleError } from './transaction-rule-error.js';
 import type { LedgerState, TransactionHandler } from './transaction-handler.js';
@@ -12,8 +12,6 @@ const multiSignatureWallet = (tx: TransactionData, state: LedgerState): string =
 };
 
 export const multiSignatureHandler: TransactionHandler = {
-  type: TransactionType.MultiSignature,
-  feeKey: 'multiSignature',
   check(tx, sender, state) {
     const asset = tx.asset?.multiSignature;
     if (!asset || asset.min < 1 || asset.min > asset.publicKeys.length) {
@@ -41,7 +39,7 @@ export const multiSignatureHandler: TransactionHandler = {
         'asset.multiSignature',
       );
     }
-    checkSender(this, tx, { ...sender, attributes: { ...sender.attributes } }, state);
+    checkSender(tx, { ...sender, attributes: { ...sender.attributes } }, state);
   },
   apply(tx, state) {
     applyToSender(tx, state);

@@ -1,11 +1,8 @@
-import { TransactionType } from '@lni/crypto';
 import { TransactionRuleError } from './transaction-rule-error.js';
 import type { TransactionHandler } from './transaction-handler.js';
 import { applyToSender, checkSender, revertForSender } from './sender.js';
 
 export const secondSignatureHandler: TransactionHandler = {
-  type: TransactionType.SecondSignature,
-  feeKey: 'secondSignature',
   check(tx, sender, state) {
     if (
       sender.attributes.secondPublicKey !== undefined ||
@@ -17,7 +14,7 @@ export const secondSignatureHandler: TransactionHandler = {
         'asset.signature',
       );
     }
-    checkSender(this, tx, sender, state);
+    checkSender(tx, sender, state);
   },
   apply(tx, state) {
     applyToSender(tx, state, tx.amount, () => ({

@@ -1,5 +1,6 @@
 import {
   addressFromPublicKey,
+  transactionTypeHandler,
   verifyTransactionSignatures,
   type TransactionData,
 } from '@lni/crypto';
@@ -8,7 +9,7 @@ import { signerRegistrations } from '../wallets/signer-registrations.js';
 import type { Wallet, WalletAttributes } from '../wallets/wallet.js';
 import type { WalletChange } from '../wallets/wallet-change.js';
 import { TransactionRuleError } from './transaction-rule-error.js';
-import type { LedgerState, TransactionHandler } from './transaction-handler.js';
+import type { LedgerState } from './transaction-handler.js';
 
 export const senderAddress = (tx: TransactionData, state: LedgerState): string =>
   addressFromPublicKey(tx.senderPublicKey, state.pubKeyHash);
@@ -19,7 +20,6 @@ export const senderOf = (tx: TransactionData, state: LedgerState): Wallet =>
 
 /** What every transaction must satisfy: nonce, funds for amount plus fee, fee, signatures. */
 export function checkSender(
-  handler: TransactionHandler,
   tx: TransactionData,
   sender: Wallet,
   state: LedgerState,
@@ -72,7 +72,7 @@ export function checkSender(
     );
   }
   if (state.enforceStaticFees) {
-    const fee = staticFee(handler, tx, state);
+    const fee = staticFee(tx, state);
     if (tx.fee !== fee) {
       throw new TransactionRuleError(
         'ERR_TX_FEE',
@@ -83,15 +83,15 @@ export function checkSender(
   }
 }
 
-/** The milestone's static fee; a multisignature registration pays it once per key plus one. */
-export function staticFee(
-  handler: TransactionHandler,
-  tx: TransactionData,
-  state: LedgerState,
-): bigint {
-  const base = BigInt(state.milestone.fees.staticFees[handler.feeKey] ?? 0);
-  const keys = tx.asset?.multiSignature?.publicKeys.length;
-  return keys === undefined ? base : base * BigInt(keys + 1);
+/**
+ * The milestone's static fee under the type's fee key, times the type's multiplier (a
+ * multisignature registration pays it once per key plus one); 0 when the milestone names none.
+ */
+export function staticFee(tx: TransactionData, state: LedgerState): bigint {
+  const row = transactionTypeHandler(tx.typeGroup, tx.type);
+  if (row === undefined) return 0n;
+  const base = BigInt(state.milestone.fees.staticFees[row.feeKey] ?? 0);
+  return base * (row.feeMultiplier?.(tx) ?? 1n);
 }
 
 /**

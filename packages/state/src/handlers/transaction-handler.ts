@@ -33,9 +33,6 @@ export interface LedgerState {
  * balances, nonces and attributes (a public key learnt by apply stays known, as in ARK).
  */
 export interface TransactionHandler {
-  readonly type: number;
-  /** The key of the milestone's `fees.staticFees`. */
-  readonly feeKey: string;
   check(tx: TransactionData, sender: Wallet, state: LedgerState): void;
   apply(tx: TransactionData, state: LedgerState): void;
   revert(tx: TransactionData, state: LedgerState): void;

@@ -1,11 +1,8 @@
-import { TransactionType } from '@lni/crypto';
 import { TransactionRuleError } from './transaction-rule-error.js';
 import type { TransactionHandler } from './transaction-handler.js';
 import { applyToSender, checkSender, credit, revertForSender } from './sender.js';
 
 export const transferHandler: TransactionHandler = {
-  type: TransactionType.Transfer,
-  feeKey: 'transfer',
   check(tx, sender, state) {
     // ARK 3.0: a transfer expires after the height it names (0 = never).
     if (tx.expiration !== undefined && tx.expiration > 0 && tx.expiration <= state.height) {
@@ -15,7 +12,7 @@ export const transferHandler: TransactionHandler = {
         'expiration',
       );
     }
-    checkSender(this, tx, sender, state);
+    checkSender(tx, sender, state);
   },
   apply(tx, state) {
     applyToSender(tx, state);

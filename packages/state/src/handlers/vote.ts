@@ -1,4 +1,3 @@
-import { TransactionType } from '@lni/crypto';
 import { TransactionRuleError } from './transaction-rule-error.js';
 import type { TransactionHandler } from './transaction-handler.js';
 import { applyToSender, checkSender, revertForSender } from './sender.js';
@@ -14,8 +13,6 @@ function voteAfter(votes: readonly string[], current: string | undefined): strin
 }
 
 export const voteHandler: TransactionHandler = {
-  type: TransactionType.Vote,
-  feeKey: 'vote',
   check(tx, sender, state) {
     const votes = tx.asset?.votes ?? [];
     let vote = sender.attributes.vote;
@@ -34,7 +31,7 @@ export const voteHandler: TransactionHandler = {
         vote = undefined;
       }
     }
-    checkSender(this, tx, sender, state);
+    checkSender(tx, sender, state);
   },
   apply(tx, state) {
     applyToSender(tx, state, tx.amount, (wallet) => ({

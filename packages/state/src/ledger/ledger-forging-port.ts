@@ -1,9 +1,10 @@
-import type { Milestones } from '@lni/crypto';
+import type { BlockHeader, Milestones } from '@lni/crypto';
 import type { ForgingPort, ForgingRound, RoundDelegate } from '@lni/p2p/wire';
 import type { BlockProcessor } from '../blocks/block-processor.js';
 import { blockReward } from '../dpos/block-reward.js';
 import type { TransactionPool } from '../pool/transaction-pool.js';
 import type { WalletStore } from '../wallets/wallet-store.js';
+import { roundForging } from './forging-answers.js';
 import type { RoundKeeper } from './round-keeper.js';
 
 /** The round and the next block's transactions, as a forger asks for them over P2P. */
@@ -19,43 +20,26 @@ export class LedgerForgingPort implements ForgingPort {
     },
   ) {}
 
-  currentRound(): ForgingRound {
+  /** The round and slot of now, for the next block (see forging-answers.ts). */
+  currentRound(): ForgingRound<BlockHeader> {
     const { blockProcessor, roundKeeper, milestones } = this.deps;
     const last = blockProcessor.lastBlock;
     if (last === undefined) throw new Error('the ledger has no block yet');
     const height = last.height + 1;
-    const timestamp = roundKeeper.slots.getTime(this.deps.now?.() ?? Date.now());
-    const slot = roundKeeper.slotOf(timestamp, height);
-    const slotTimestamp = roundKeeper.slotTime(slot, height);
-    const blocktime = milestones.at(height).blocktime;
+    const now = roundKeeper.clock.epochTime(this.deps.now?.() ?? Date.now());
+    const { window, canForge } = roundForging(roundKeeper, last, now);
     const elected = roundKeeper.electedFor(height);
     const order = elected?.order ?? [];
     const at = (index: number) => order[index % Math.max(1, order.length)] ?? '';
     return {
       round: elected?.round ?? 0,
       reward: blockReward(milestones, height),
-      slotTimestamp,
-      // The first half of a slot, and only when the slot has no block yet.
-      canForge:
-        timestamp < slotTimestamp + Math.floor(blocktime / 2) && last.timestamp < slotTimestamp,
+      slotTimestamp: window.start,
+      canForge,
       delegates: order.map((publicKey) => this.delegate(publicKey)),
-      currentForger: at(slot),
-      nextForger: at(slot + 1),
-      lastBlock: {
-        id: last.id,
-        height: last.height,
-        version: last.version,
-        timestamp: last.timestamp,
-        previousBlock: last.previousBlock,
-        numberOfTransactions: last.numberOfTransactions,
-        totalAmount: last.totalAmount.toString(),
-        totalFee: last.totalFee.toString(),
-        reward: last.reward.toString(),
-        payloadLength: last.payloadLength,
-        payloadHash: last.payloadHash,
-        generatorPublicKey: last.generatorPublicKey,
-        blockSignature: last.blockSignature,
-      },
+      currentForger: at(window.slot),
+      nextForger: at(window.slot + 1),
+      lastBlock: last,
     };
   }
 

@@ -1,11 +1,9 @@
-import type { Milestones } from '@lni/crypto';
+import { calculateRound, SlotClock, type ForgingWindow, type Milestones } from '@lni/crypto';
 import type { BlockHook } from '../blocks/block-hook.js';
 import type { FullBlock } from '../blocks/block-store.js';
 import type { ForgingSchedule } from '../blocks/forging-schedule.js';
 import { delegatesByVotes } from '../dpos/delegate-ranking.js';
 import { forgingOrder } from '../dpos/forging-order.js';
-import { calculateRound } from '../dpos/rounds.js';
-import { Slots } from '../dpos/slots.js';
 import type { ElectedRound, ElectionLog } from './election-log.js';
 import { isActiveDelegate } from '../wallets/wallet.js';
 import type { WalletStore } from '../wallets/wallet-store.js';
@@ -26,7 +24,7 @@ interface Election extends ElectedRound {
  * reverting into an earlier round finds its delegates again.
  */
 export class RoundKeeper implements BlockHook, ForgingSchedule, ElectionLog {
-  readonly slots: Slots;
+  readonly clock: SlotClock;
   readonly #wallets: WalletStore;
   readonly #milestones: Milestones;
   readonly #elected = new Map<number, Election>();
@@ -36,7 +34,7 @@ export class RoundKeeper implements BlockHook, ForgingSchedule, ElectionLog {
   constructor(deps: { wallets: WalletStore; milestones: Milestones }) {
     this.#wallets = deps.wallets;
     this.#milestones = deps.milestones;
-    this.slots = new Slots({ milestones: deps.milestones });
+    this.clock = new SlotClock(deps.milestones);
   }
 
   applied(block: FullBlock): void {
@@ -73,12 +71,17 @@ export class RoundKeeper implements BlockHook, ForgingSchedule, ElectionLog {
   }
 
   slotOf(timestamp: number, height: number): number {
-    return this.slots.getSlotNumber(this.#lookup, timestamp, height);
+    return this.clock.slotOf(this.#lookup, timestamp, height);
   }
 
   /** Epoch seconds at which a slot begins, for a block at `height`. */
   slotTime(slot: number, height: number): number {
-    return this.slots.getSlotTime(this.#lookup, slot, height);
+    return this.clock.slotTime(this.#lookup, slot, height);
+  }
+
+  /** The forging window of the slot `timestamp` falls in, for a block at `height`. */
+  forgingWindowAt(timestamp: number, height: number): ForgingWindow {
+    return this.clock.forgingWindow(this.#lookup, this.slotOf(timestamp, height), height);
   }
 
   forgerAt(height: number, timestamp: number): string {

@@ -1,8 +1,7 @@
-import type { Milestones } from '@lni/crypto';
+import { calculateRound, type Milestones } from '@lni/crypto';
 import type { MissedSlot } from '@lni/database';
 import type { BlockHook } from '../blocks/block-hook.js';
 import type { FullBlock } from '../blocks/block-store.js';
-import { calculateRound } from '../dpos/rounds.js';
 import type { WalletStore } from '../wallets/wallet-store.js';
 
 /**

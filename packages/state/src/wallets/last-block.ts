@@ -1,7 +1,4 @@
-import { blockIdHex, type BlockData } from '@lni/crypto';
-
-/** A block header as a block carries it, without its transactions. */
-export type BlockHeaderData = Omit<BlockData, 'transactions'>;
+import { blockHeaderOf, blockIdHex, type BlockHeader } from '@lni/crypto';
 
 /**
  * The block a delegate forged last, its whole header as ARK 3.x keeps it in the wallet
@@ -9,29 +6,19 @@ export type BlockHeaderData = Omit<BlockData, 'transactions'>;
  * (seconds since the epoch), totals, payload, generator and signature, and the ids in the hex
  * form of the header bytes, `idHex` and `previousBlockHex`.
  */
-export interface LastBlock extends BlockHeaderData {
+export interface LastBlock extends BlockHeader {
   readonly idHex: string;
   readonly previousBlockHex: string;
 }
 
-/** The header of a block, without its transactions and whatever else the object carries. */
-export function lastBlockOf(block: BlockHeaderData): LastBlock {
+/** The header of a block with its ids in hex, without its transactions or anything else. */
+export function lastBlockOf(block: BlockHeader): LastBlock {
+  const header = blockHeaderOf(block);
   return {
-    id: block.id,
-    idHex: blockIdHex(block.id),
-    version: block.version,
-    timestamp: block.timestamp,
-    height: block.height,
-    previousBlock: block.previousBlock,
-    previousBlockHex: block.previousBlock === null ? NO_BLOCK_HEX : blockIdHex(block.previousBlock),
-    numberOfTransactions: block.numberOfTransactions,
-    totalAmount: block.totalAmount,
-    totalFee: block.totalFee,
-    reward: block.reward,
-    payloadLength: block.payloadLength,
-    payloadHash: block.payloadHash,
-    generatorPublicKey: block.generatorPublicKey,
-    blockSignature: block.blockSignature,
+    ...header,
+    idHex: blockIdHex(header.id),
+    previousBlockHex:
+      header.previousBlock === null ? NO_BLOCK_HEX : blockIdHex(header.previousBlock),
   };
 }
 

@@ -135,7 +135,7 @@ export abstract class TransactionBuilder<Self extends TransactionBuilder<Self>> 
   }
 
   #staticFee(): bigint {
-    const configured = this.#milestone?.fees?.staticFees?.[this.#handler.key];
+    const configured = this.#milestone?.fees?.staticFees?.[this.#handler.feeKey];
     const base = configured === undefined ? this.#handler.defaultStaticFee : BigInt(configured);
     return base * (this.#handler.feeMultiplier?.(this.data) ?? 1n);
   }

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { publicKeyRule, zeroAmount } from '../schema-rules.js';
 import { requiredField } from '../required-field.js';
 import { TransactionError } from '../transaction-error.js';
-import { TransactionType } from '../transaction-data.js';
+import { TransactionType, TransactionTypeGroup } from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 /** ARK 3.0's delegate name rule. */
@@ -10,8 +10,10 @@ export const USERNAME_PATTERN = /^[a-z0-9!@$&_.]{1,20}$/;
 
 /** Type 2: makes the sender a delegate under a unique username. */
 export const delegateRegistrationHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.DelegateRegistration,
-  key: 'delegateRegistration',
+  name: 'DelegateRegistration',
+  feeKey: 'delegateRegistration',
   defaultStaticFee: 2_500_000_000n,
   versions: [1, 2],
   hasVendorField: false,

@@ -1,12 +1,14 @@
 import Joi from 'joi';
 import { zeroAmount } from '../schema-rules.js';
-import { TransactionType } from '../transaction-data.js';
+import { TransactionType, TransactionTypeGroup } from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 /** Type 7: a delegate leaves the delegate list for good; no asset. */
 export const delegateResignationHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.DelegateResignation,
-  key: 'delegateResignation',
+  name: 'DelegateResignation',
+  feeKey: 'delegateResignation',
   defaultStaticFee: 2_500_000_000n,
   versions: [2],
   hasVendorField: false,

@@ -1,13 +1,15 @@
 import Joi from 'joi';
 import { bigintRule, hexRule, zeroAmount } from '../schema-rules.js';
 import { requiredField } from '../required-field.js';
-import { TransactionType } from '../transaction-data.js';
+import { TransactionType, TransactionTypeGroup } from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 /** Type 9: the recipient claims a lock by showing the 32-byte secret; free, as in ARK 3.0. */
 export const htlcClaimHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.HtlcClaim,
-  key: 'htlcClaim',
+  name: 'HtlcClaim',
+  feeKey: 'htlcClaim',
   defaultStaticFee: 0n,
   versions: [2],
   hasVendorField: false,

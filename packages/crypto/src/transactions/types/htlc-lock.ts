@@ -2,13 +2,19 @@ import Joi from 'joi';
 import { readAddress, writeAddress } from '../address-bytes.js';
 import { addressRule, bigintRule, hexRule, U64_MAX, u32Rule } from '../schema-rules.js';
 import { requiredField } from '../required-field.js';
-import { TransactionType, HtlcLockExpirationType } from '../transaction-data.js';
+import {
+  TransactionType,
+  TransactionTypeGroup,
+  HtlcLockExpirationType,
+} from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 /** Type 8: locks `amount` for `recipientId` until the secret is shown or the lock expires. */
 export const htlcLockHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.HtlcLock,
-  key: 'htlcLock',
+  name: 'HtlcLock',
+  feeKey: 'htlcLock',
   defaultStaticFee: 10_000_000n,
   versions: [2],
   hasVendorField: true,

@@ -1,13 +1,15 @@
 import Joi from 'joi';
 import { bigintRule, hexRule, zeroAmount } from '../schema-rules.js';
 import { requiredField } from '../required-field.js';
-import { TransactionType } from '../transaction-data.js';
+import { TransactionType, TransactionTypeGroup } from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 /** Type 10: the sender takes back an expired lock; free, as in ARK 3.0. */
 export const htlcRefundHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.HtlcRefund,
-  key: 'htlcRefund',
+  name: 'HtlcRefund',
+  feeKey: 'htlcRefund',
   defaultStaticFee: 0n,
   versions: [2],
   hasVendorField: false,

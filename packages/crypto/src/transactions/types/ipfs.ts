@@ -3,13 +3,15 @@ import Joi from 'joi';
 import { zeroAmount } from '../schema-rules.js';
 import { requiredField } from '../required-field.js';
 import { TransactionError } from '../transaction-error.js';
-import { TransactionType } from '../transaction-data.js';
+import { TransactionType, TransactionTypeGroup } from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 /** Type 5: records an IPFS multihash (base58) for the sender. */
 export const ipfsHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.Ipfs,
-  key: 'ipfs',
+  name: 'Ipfs',
+  feeKey: 'ipfs',
   defaultStaticFee: 500_000_000n,
   versions: [2],
   hasVendorField: false,

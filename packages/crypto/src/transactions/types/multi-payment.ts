@@ -3,7 +3,7 @@ import { readAddress, writeAddress } from '../address-bytes.js';
 import { DeserializationError } from '../deserialization-error.js';
 import { addressRule, bigintRule, U64_MAX, zeroAmount } from '../schema-rules.js';
 import { requiredField } from '../required-field.js';
-import { TransactionType, type MultiPayment } from '../transaction-data.js';
+import { TransactionType, TransactionTypeGroup, type MultiPayment } from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 const PAYMENT_BYTES = 8 + 21;
@@ -12,8 +12,10 @@ const DEFAULT_MULTI_PAYMENT_LIMIT = 500;
 
 /** Type 6: pays several recipients at once (at least 2, at most the milestone's limit). */
 export const multiPaymentHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.MultiPayment,
-  key: 'multiPayment',
+  name: 'MultiPayment',
+  feeKey: 'multiPayment',
   defaultStaticFee: 10_000_000n,
   versions: [2],
   hasVendorField: true,

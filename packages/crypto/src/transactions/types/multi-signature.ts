@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { DeserializationError } from '../deserialization-error.js';
 import { publicKeyRule, zeroAmount } from '../schema-rules.js';
 import { requiredField } from '../required-field.js';
-import { TransactionType } from '../transaction-data.js';
+import { TransactionType, TransactionTypeGroup } from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 const MAX_PARTICIPANTS = 16;
@@ -10,8 +10,10 @@ const PARTICIPANT_SIGNATURE = /^[0-9a-f]{130}$/;
 
 /** Type 4: turns the sender into a min-of-n multisignature wallet; every participant signs. */
 export const multiSignatureHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.MultiSignature,
-  key: 'multiSignature',
+  name: 'MultiSignature',
+  feeKey: 'multiSignature',
   defaultStaticFee: 500_000_000n,
   versions: [2],
   hasVendorField: false,

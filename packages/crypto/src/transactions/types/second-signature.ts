@@ -1,13 +1,15 @@
 import Joi from 'joi';
 import { publicKeyRule, zeroAmount } from '../schema-rules.js';
 import { requiredField } from '../required-field.js';
-import { TransactionType } from '../transaction-data.js';
+import { TransactionType, TransactionTypeGroup } from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 /** Type 1: registers a second public key whose signature every later transaction needs. */
 export const secondSignatureHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.SecondSignature,
-  key: 'secondSignature',
+  name: 'SecondSignature',
+  feeKey: 'secondSignature',
   defaultStaticFee: 500_000_000n,
   versions: [1, 2],
   hasVendorField: false,

@@ -1,13 +1,15 @@
 import Joi from 'joi';
 import { readAddress, writeAddress } from '../address-bytes.js';
 import { addressRule, bigintRule, U64_MAX, u32Rule } from '../schema-rules.js';
-import { TransactionType } from '../transaction-data.js';
+import { TransactionType, TransactionTypeGroup } from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 /** Type 0: moves `amount` to `recipientId`; may expire at a height. */
 export const transferHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.Transfer,
-  key: 'transfer',
+  name: 'Transfer',
+  feeKey: 'transfer',
   defaultStaticFee: 10_000_000n,
   versions: [1, 2],
   hasVendorField: true,

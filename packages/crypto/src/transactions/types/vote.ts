@@ -4,7 +4,7 @@ import { DeserializationError } from '../deserialization-error.js';
 import { addressRule, zeroAmount } from '../schema-rules.js';
 import { requiredField } from '../required-field.js';
 import { TransactionError } from '../transaction-error.js';
-import { TransactionType } from '../transaction-data.js';
+import { TransactionType, TransactionTypeGroup } from '../transaction-data.js';
 import type { TransactionTypeHandler } from '../type-handler.js';
 
 const VOTE = /^[+-]0[23][0-9a-f]{64}$/;
@@ -13,8 +13,10 @@ const VOTE_BYTES = /^[+-][0-9a-fA-F]{66}$/;
 
 /** Type 3: `+publicKey` votes for a delegate, `-publicKey` withdraws the vote. */
 export const voteHandler: TransactionTypeHandler = {
+  typeGroup: TransactionTypeGroup.Core,
   type: TransactionType.Vote,
-  key: 'vote',
+  name: 'Vote',
+  feeKey: 'vote',
   defaultStaticFee: 100_000_000n,
   versions: [1, 2],
   hasVendorField: false,

@@ -1,4 +1,5 @@
-import type { Milestone, Milestones } from '@lni/crypto';
+import type { Milestone } from './milestone.js';
+import type { Milestones } from './milestones.js';
 
 /** A height at which a milestone key takes a new value. */
 export interface MilestoneChange<T> {

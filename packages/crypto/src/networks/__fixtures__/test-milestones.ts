@@ -1,4 +1,5 @@
-import { Milestones, type MilestoneEntry } from '@lni/crypto';
+import type { MilestoneEntry } from '../milestone.js';
+import { Milestones } from '../milestones.js';
 
 /** Milestones for tests: 5 delegates of 8 s blocks, then 4 s blocks at 11, 7 delegates at 21. */
 export const TEST_MILESTONE_ENTRIES: readonly MilestoneEntry[] = [
@@ -18,3 +19,7 @@ export const TEST_MILESTONE_ENTRIES: readonly MilestoneEntry[] = [
 ];
 
 export const testMilestones = (): Milestones => new Milestones(TEST_MILESTONE_ENTRIES);
+
+/** Block timestamps of a chain on these milestones that missed a few slots. */
+export const testTimestampOf = (height: number): number =>
+  (height - 1) * 8 + (height > 3 ? 8 : 0) + (height > 12 ? 4 : 0);

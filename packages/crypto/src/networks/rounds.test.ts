@@ -1,8 +1,7 @@
-import { Milestones } from '@lni/crypto';
 import { describe, expect, it } from 'vitest';
-import { blockReward } from './block-reward.js';
+import { TEST_MILESTONE_ENTRIES, testMilestones } from './__fixtures__/test-milestones.js';
+import { Milestones } from './milestones.js';
 import { calculateRound, isNewRound, RoundConfigError } from './rounds.js';
-import { TEST_MILESTONE_ENTRIES, testMilestones } from './test-milestones.js';
 
 describe('calculateRound', () => {
   const milestones = testMilestones();
@@ -71,10 +70,5 @@ describe('calculateRound', () => {
     expect(() => calculateRound(30, bad)).toThrow(RoundConfigError);
     expect(() => calculateRound(30, bad)).toThrow(/height 23/);
     expect(() => calculateRound(0, milestones)).toThrow(/height/);
-  });
-
-  it('reads the block reward from the milestone in force', () => {
-    expect(blockReward(milestones, 10)).toBe(0n);
-    expect(blockReward(milestones, 11)).toBe(200_000_000n);
   });
 });

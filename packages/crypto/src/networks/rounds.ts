@@ -1,9 +1,12 @@
-import { KernelError } from '@lni/kernel';
-import type { Milestones } from '@lni/crypto';
+import { KernelError } from '@lni/errors';
 import { milestoneChanges } from './milestone-changes.js';
+import type { Milestones } from './milestones.js';
 
-/** Where a height lies in the rounds: ARK 3.0's `RoundInfo`. */
-export interface RoundInfo {
+/**
+ * The round a height lies in (ARK 3.0 calls it `RoundInfo`): a position in the chain, not the
+ * forging round a relay hands a forger (p2p's `ForgingRound`).
+ */
+export interface RoundOfHeight {
   readonly round: number;
   /** Height of the first block of the round. */
   readonly roundHeight: number;
@@ -24,7 +27,7 @@ export class RoundConfigError extends KernelError {
  * The round of a height. Rounds are `activeDelegates` blocks long; when a milestone changes the
  * count, the rounds before it are summed span by span (the change must fall on a round start).
  */
-export function calculateRound(height: number, milestones: Milestones): RoundInfo {
+export function calculateRound(height: number, milestones: Milestones): RoundOfHeight {
   if (!Number.isSafeInteger(height) || height < 1) {
     throw new RoundConfigError(`height: expected a positive integer, got ${String(height)}`);
   }
