@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { kernelTarball } from '../plugins/kernel-tarball.js';
+import { kernelTarballs } from '../plugins/kernel-tarballs.js';
 import { scaffoldPlugin } from '../plugins/scaffold.js';
 import type { CommandResult } from '../program.js';
 
@@ -26,7 +26,7 @@ export function registerPluginNew(program: Command, result: CommandResult): void
       const files = await scaffoldPlugin({
         name,
         directory,
-        kernelTarball: await kernelTarball(flags.packages),
+        kernelTarballs: await kernelTarballs(flags.packages),
       });
       const out = (line: string): boolean => process.stdout.write(`${line}\n`);
       out(`Plugin ${name} written to ${directory}:`);

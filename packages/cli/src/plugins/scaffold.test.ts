@@ -3,16 +3,19 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KERNEL_TARBALL, kernelTarball } from './kernel-tarball.js';
+import { kernelPackages, kernelTarballs, tarballName } from './kernel-tarballs.js';
 import { scaffoldPlugin } from './scaffold.js';
 
+const KERNEL_TARBALL = `lni-kernel-${KERNEL_VERSION}.tgz`;
 let dir: string;
 let packs: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lni-scaffold-'));
   packs = join(dir, 'packs');
   await mkdir(packs);
-  await writeFile(join(packs, KERNEL_TARBALL), 'a tarball');
+  for (const pkg of kernelPackages()) {
+    await writeFile(join(packs, tarballName(pkg)), `the tarball of ${pkg.name}`);
+  }
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -24,7 +27,7 @@ describe('kernel plugin:new', () => {
     const files = await scaffoldPlugin({
       name: 'address-watch',
       directory: target,
-      kernelTarball: await kernelTarball(packs),
+      kernelTarballs: await kernelTarballs(packs),
     });
     expect(files).toContain('src/index.ts');
     const manifest = JSON.parse(await readFile(join(target, 'package.json'), 'utf8'));
@@ -33,7 +36,14 @@ describe('kernel plugin:new', () => {
       peerDependencies: { '@lni/kernel': `^${KERNEL_VERSION}` },
       devDependencies: { '@lni/kernel': `file:packs/${KERNEL_TARBALL}` },
     });
-    expect(await readFile(join(target, 'packs', KERNEL_TARBALL), 'utf8')).toBe('a tarball');
+    expect(await readFile(join(target, 'packs', KERNEL_TARBALL), 'utf8')).toBe(
+      'the tarball of @lni/kernel',
+    );
+    // The kernel's own node packages are on no registry: npm takes them from packs/ too.
+    const errors = kernelPackages().find((pkg) => pkg.name === '@lni/errors');
+    const errorsTarball = tarballName(errors ?? { name: '@lni/errors', version: 'missing' });
+    expect(manifest.overrides).toEqual({ '@lni/errors': `file:packs/${errorsTarball}` });
+    expect(files).toContain(join('packs', errorsTarball));
     const source = await readFile(join(target, 'src', 'index.ts'), 'utf8');
     expect(source).toContain("name: 'address-watch'");
     expect(source).toContain('readonly addressWatchGreeter: AddressWatchGreeter;');
@@ -44,14 +54,18 @@ describe('kernel plugin:new', () => {
   });
 
   it('refuses a name that is no package name, a directory in use, and packages without the kernel', async () => {
-    const tarball = join(packs, KERNEL_TARBALL);
+    const tarballs = await kernelTarballs(packs);
     await expect(
-      scaffoldPlugin({ name: 'Address Watch', directory: join(dir, 'a'), kernelTarball: tarball }),
+      scaffoldPlugin({
+        name: 'Address Watch',
+        directory: join(dir, 'a'),
+        kernelTarballs: tarballs,
+      }),
     ).rejects.toThrow("plugin name 'Address Watch' must be lower case letters and digits");
     await expect(
-      scaffoldPlugin({ name: 'watch', directory: packs, kernelTarball: tarball }),
+      scaffoldPlugin({ name: 'watch', directory: packs, kernelTarballs: tarballs }),
     ).rejects.toThrow(`${packs} is not empty: choose another --dir`);
-    await expect(kernelTarball(dir)).rejects.toThrow(
+    await expect(kernelTarballs(dir)).rejects.toThrow(
       `${join(dir, KERNEL_TARBALL)} does not exist: --packages names the directory npm run pack wrote (packs/)`,
     );
   });

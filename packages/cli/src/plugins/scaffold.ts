@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PackedPackage } from './kernel-tarballs.js';
 
 const templates = fileURLToPath(new URL('../../templates/plugin/', import.meta.url));
 
@@ -21,8 +22,11 @@ export interface ScaffoldSettings {
   /** The plugin's name, also its package's name: lower case, digits and dashes. */
   readonly name: string;
   readonly directory: string;
-  /** The kernel's tarball, copied into the package's `packs/` for its development install. */
-  readonly kernelTarball: string;
+  /**
+   * The tarballs of the kernel and the node packages it depends on, the kernel's first (see
+   * kernelTarballs), copied into the package's `packs/` for its development install.
+   */
+  readonly kernelTarballs: readonly PackedPackage[];
 }
 
 /** Writes a TypeScript plugin package; returns the files written, relative to its directory. */
@@ -36,11 +40,17 @@ export async function scaffoldPlugin(settings: ScaffoldSettings): Promise<string
   if (existsSync(directory) && readdirSync(directory).length > 0) {
     throw new ConfigError(`${directory} is not empty: choose another --dir`);
   }
-  const tarball = join('packs', basename(settings.kernelTarball));
+  const [kernelTarball, ...dependencies] = settings.kernelTarballs;
+  if (kernelTarball === undefined) throw new Error('scaffoldPlugin needs the kernel tarball');
   await mkdir(join(directory, 'packs'), { recursive: true });
-  await copyFile(settings.kernelTarball, join(directory, tarball));
+  const copied: string[] = [];
+  for (const { tarball } of settings.kernelTarballs) {
+    const target = join('packs', basename(tarball));
+    await copyFile(tarball, join(directory, target));
+    copied.push(target);
+  }
 
-  const values = placeholders(name, tarball);
+  const values = placeholders(name, join('packs', basename(kernelTarball.tarball)));
   for (const [template, target] of Object.entries(FILES)) {
     const text = await readFile(join(templates, template), 'utf8');
     await mkdir(dirname(join(directory, target)), { recursive: true });
@@ -53,7 +63,25 @@ export async function scaffoldPlugin(settings: ScaffoldSettings): Promise<string
       }),
     );
   }
-  return [...Object.values(FILES), tarball];
+  await pinNodePackages(directory, dependencies);
+  return [...Object.values(FILES), ...copied];
+}
+
+/**
+ * The kernel's own node dependencies (`@lni/errors`, …) are not on the npm registry: npm's
+ * `overrides` points each at its tarball in `packs/`, so `npm install` resolves them there.
+ */
+async function pinNodePackages(
+  directory: string,
+  packages: readonly PackedPackage[],
+): Promise<void> {
+  if (packages.length === 0) return;
+  const file = join(directory, 'package.json');
+  const manifest = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  const overrides: Record<string, string> = {};
+  for (const { name, tarball } of packages) overrides[name] = `file:packs/${basename(tarball)}`;
+  manifest.overrides = overrides;
+  await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 function placeholders(name: string, tarball: string): Readonly<Record<string, string>> {
