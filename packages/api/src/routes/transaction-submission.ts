@@ -49,33 +49,15 @@ export async function submitTransactions(
   };
 
   transactions.forEach((json, index) => {
-    const claimedId = typeof json.id === 'string' ? json.id : `transactions[${index}]`;
-    let data: TransactionData;
-    try {
-      if (json.network !== undefined && json.network !== network) {
-        if (listed.has(claimedId)) return;
-        listed.add(claimedId);
-        refuse(claimedId, {
-          type: 'ERR_WRONG_NETWORK',
-          message: `Transaction network '${String(json.network)}' does not match '${network}'`,
-        });
-        return;
-      }
-      const read = transactionFromJson(json, { network });
-      data = { ...read, id: read.id ?? transactionId(read) };
-    } catch (error) {
-      if (listed.has(claimedId)) return;
-      listed.add(claimedId);
-      refuse(
-        claimedId,
-        arkPoolError({ reason: 'malformed', message: (error as Error).message }, claimedId),
-      );
+    const read = readTransaction(json, index, network);
+    // The first copy of a transaction is the one judged and listed.
+    if (listed.has(read.id)) return;
+    listed.add(read.id);
+    if ('error' in read) {
+      refuse(read.id, read.error);
       return;
     }
-    const id = data.id as string;
-    if (listed.has(id)) return;
-    listed.add(id);
-    parsed.push(data);
+    parsed.push(read.data);
     positions.push(index);
   });
 
@@ -95,4 +77,29 @@ export async function submitTransactions(
       ...(errors.size > 0 && { errors: Object.fromEntries(errors) }),
     },
   };
+}
+
+type ReadTransaction =
+  | { readonly id: string; readonly data: TransactionData }
+  | { readonly id: string; readonly error: ArkPoolError };
+
+/** One submitted transaction as data with its id, or why it is not one of this network. */
+function readTransaction(
+  json: Record<string, unknown>,
+  index: number,
+  network: number,
+): ReadTransaction {
+  const claimedId = typeof json.id === 'string' ? json.id : `transactions[${index}]`;
+  if (json.network !== undefined && json.network !== network) {
+    const message = `Transaction network '${String(json.network)}' does not match '${network}'`;
+    return { id: claimedId, error: { type: 'ERR_WRONG_NETWORK', message } };
+  }
+  try {
+    const data = transactionFromJson(json, { network });
+    const id = data.id ?? transactionId(data);
+    return { id, data: { ...data, id } };
+  } catch (error) {
+    const refusal = { reason: 'malformed', message: (error as Error).message };
+    return { id: claimedId, error: arkPoolError(refusal, claimedId) };
+  }
 }
