@@ -3,6 +3,7 @@ import { keysFromPassphrase } from '@lni/crypto';
 import { encryptBip38 } from '@lni/forger';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +117,30 @@ describe('app.json, .env and the environment', () => {
     } finally {
       await restore();
     }
+  });
+});
+
+describe('the API and P2P ports', () => {
+  it('a port another program holds stops start-up in one line naming the variable, before anything', async () => {
+    const holder = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => holder.listen(port, '0.0.0.0', resolve));
+    try {
+      expect(await refusal('relay', { CORE_API_PORT: String(port) })).toBe(
+        `error: mode 'relay', plugin 'api', option 'port' (set by CORE_API_PORT): port ${port} on 0.0.0.0 is already in use; free it or choose another port`,
+      );
+      expect(existsSync(data)).toBe(false);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it('the API and P2P on one port stop start-up in one line naming both variables', async () => {
+    const port = String(await freePort());
+    expect(await refusal('relay', { CORE_API_PORT: port, CORE_P2P_PORT: port })).toBe(
+      `error: mode 'relay': plugin 'p2p', option 'port' (set by CORE_P2P_PORT) and plugin 'api', option 'port' (set by CORE_API_PORT) are both port ${port}: give each its own port`,
+    );
+    expect(existsSync(data)).toBe(false);
   });
 });
 

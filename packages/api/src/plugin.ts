@@ -47,6 +47,7 @@ export const apiPlugin = definePlugin<ApiOptions>({
   name: 'api',
   configSchema: apiConfigSchema,
   environment: apiEnvironment,
+  listensOn: ({ host, port }) => [{ option: 'port', host, port }],
   dependsOn: { optional: ['database', 'state', 'p2p'] },
   register({ container, options, logger, events, enabledPlugins }) {
     // Live subscriptions and the status page need the ledger.

@@ -63,6 +63,13 @@ export interface PluginContext<Options extends object = object> {
   readonly enabledPlugins: ReadonlySet<string>;
 }
 
+/** A port a plugin listens on; `option` is the dotted path of the option that sets the port. */
+export interface ListeningPort {
+  readonly option: string;
+  readonly host: string;
+  readonly port: number;
+}
+
 /** What a plugin's `checkConfig` sees: its validated options and where the node's files are. */
 export interface ConfigCheckContext<Options extends object = object> {
   readonly options: Options;
@@ -94,6 +101,11 @@ export interface Plugin<Options extends object = object> {
    * They win over app.json so that operators and containers can override one value.
    */
   readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * The TCP ports this plugin will listen on with these options. The kernel checks them with
+   * the configuration, before anything starts: each free, and no two plugins on the same one.
+   */
+  listensOn?(options: Options): readonly ListeningPort[];
   /**
    * Checks the plugin's own files in the config directory (delegates.json, crypto files, …)
    * with the rest of the configuration, before anything is written: one line per problem,

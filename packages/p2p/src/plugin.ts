@@ -62,6 +62,7 @@ export const p2pPlugin = definePlugin<P2POptions>({
   dependsOn: { optional: ['state', 'database'] },
   configSchema: p2pConfigSchema,
   environment: p2pEnvironment,
+  listensOn: ({ host, port }) => [{ option: 'port', host, port }],
   register({ container, options, logger, events }) {
     const throttle = new OutgoingThrottle();
     const metrics = new P2PMetrics(

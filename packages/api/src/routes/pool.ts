@@ -1,10 +1,11 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
-import { transactionFromJson, transactionId, type TransactionData } from '@lni/crypto';
+import type { TransactionData } from '@lni/crypto';
 import Joi from 'joi';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import type { PoolPort } from '../ledger/pool-port.js';
 import { unconfirmedResource } from '../resources/unconfirmed-transaction.js';
+import { submitTransactions } from './transaction-submission.js';
 
 export const MAX_TRANSACTIONS_PER_REQUEST = 40;
 
@@ -25,7 +26,8 @@ export function poolRoutes(sources: PoolRouteSources): ServerRoute[] {
       method: 'POST',
       path: '/api/transactions',
       options: {
-        description: 'Submits signed transactions to the pool; each refusal gives its reason',
+        description:
+          'Submits signed transactions to the pool; each refusal gives its ARK 3.x error type',
         tags: ['api', 'transactions'],
         validate: {
           payload: Joi.object({
@@ -38,42 +40,10 @@ export function poolRoutes(sources: PoolRouteSources): ServerRoute[] {
         },
         handler: async (request, h) => {
           const { transactions } = request.payload as { transactions: Record<string, unknown>[] };
-          const parsed: TransactionData[] = [];
-          const positions: number[] = [];
-          const invalid: string[] = [];
-          // Keyed by ids the client chose: a Map, so that an id such as __proto__ stays a key.
-          const errors = new Map<string, { type: string; message: string }>();
-          transactions.forEach((json, index) => {
-            try {
-              const data = transactionFromJson(json, { network: sources.pubKeyHash() });
-              parsed.push({ ...data, id: data.id ?? transactionId(data) });
-              positions.push(index);
-            } catch (error) {
-              const id = typeof json.id === 'string' ? json.id : `transactions[${index}]`;
-              invalid.push(id);
-              errors.set(id, { type: 'ERR_BAD_DATA', message: (error as Error).message });
-            }
-          });
-          const result = await sources.pool().add(parsed);
-          const excess: string[] = [];
-          for (const refusal of result.rejected) {
-            const id =
-              refusal.id ??
-              parsed[refusal.index]?.id ??
-              `transactions[${positions[refusal.index]}]`;
-            (refusal.reason === 'request.tooMany' ? excess : invalid).push(id);
-            errors.set(id, { type: refusal.reason, message: refusal.message });
-          }
-          const body = {
-            data: {
-              accept: result.accepted,
-              broadcast: result.accepted,
-              excess,
-              invalid,
-            },
-            ...(errors.size > 0 && { errors: Object.fromEntries(errors) }),
-          };
-          return h.response(body).code(result.accepted.length > 0 ? 200 : 422);
+          const answer = await submitTransactions(transactions, sources);
+          const response = h.response(answer.body).code(answer.status);
+          // The node's own fault (storage): the client may send the same again shortly.
+          return answer.status === 503 ? response.header('Retry-After', '1') : response;
         },
       },
     },

@@ -267,6 +267,53 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
     expect(live.processor.lastBlock?.id).toBe(tip.id);
   });
 
+  it('takes a second copy of the block it is applying as a duplicate, not a refusal', async () => {
+    const lines: { level: string; msg: string; peer?: string; rule?: string }[] = [];
+    const capture = (level: string) => (fields: object, msg: string) =>
+      lines.push({ level, msg, ...fields });
+    const { port } = chainPort({
+      logger: {
+        ...logger,
+        info: capture('info'),
+        debug: capture('debug'),
+      } as unknown as typeof logger,
+    });
+    const tip = live.processor.lastBlock as FullBlock;
+    const serialized = serializeFullBlock(nextBlock(network, tip, []), network.milestones);
+    // Two peers relay the same block at once; the second copy waits behind the first.
+    const verdicts = await Promise.all([
+      port.acceptBlock({ serialized }, { ip: '127.0.0.1', port: 4001 }),
+      port.acceptBlock({ serialized }, { ip: '127.0.0.1', port: 4002 }),
+    ]);
+    expect(verdicts).toEqual([{ status: 'accepted' }, { status: 'known' }]);
+    expect(lines.filter((line) => line.level !== 'debug')).toEqual([]);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'Block from peer already applied', peer: '127.0.0.1:4002' }),
+    );
+    // The tests below expect the chain as it was.
+    await port.revertTo(tip.height);
+  });
+
+  it('names a peer whose block it refuses by ip and port', async () => {
+    const lines: { msg: string; peer?: string; rule?: string }[] = [];
+    const { port } = chainPort({
+      logger: {
+        ...logger,
+        info: (fields: object, msg: string) => lines.push({ msg, ...fields }),
+      } as unknown as typeof logger,
+    });
+    const tip = live.processor.lastBlock as FullBlock;
+    const nonce = live.wallets.get(addressOf(ALICE))?.nonce as bigint;
+    // A nonce in the future: the block breaks a transaction rule, an honest race at worst.
+    const tx = transferOf(ALICE, addressOf(BOB), 3n, nonce + 5n);
+    const serialized = serializeFullBlock(nextBlock(network, tip, [tx]), network.milestones);
+    const verdict = await port.acceptBlock({ serialized }, { ip: '127.0.0.1', port: 4009 });
+    expect(verdict).toMatchObject({ status: 'rejected' });
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'Block from peer refused', peer: '127.0.0.1:4009' }),
+    ]);
+  });
+
   it('hands p2p the transactions submitted to us, not those from peers', async () => {
     const { port, pool } = chainPort();
     const submitted: string[][] = [];

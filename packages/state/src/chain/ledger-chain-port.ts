@@ -29,6 +29,7 @@ import type { BlockStore, WireBlockSource } from '../blocks/block-store.js';
 import { statusForging } from '../ledger/forging-answers.js';
 import type { RoundKeeper } from '../ledger/round-keeper.js';
 import type { TransactionPool } from '../pool/transaction-pool.js';
+import { peerName } from './peer-name.js';
 
 export interface LedgerChainPortDeps {
   readonly blockProcessor: BlockProcessor;
@@ -215,8 +216,7 @@ export class LedgerChainPort implements ChainPort {
     const { block, serialized } = read;
     const last = this.#deps.blockProcessor.lastBlock;
     if (last && block.height <= last.height) {
-      const stored = block.id === last.id || (await this.#deps.blockStore.blockById(block.id));
-      return stored
+      return (await this.#isApplied(block.id))
         ? { status: 'known' }
         : {
             status: 'rejected',
@@ -228,8 +228,17 @@ export class LedgerChainPort implements ChainPort {
       return { status: 'accepted' };
     } catch (error) {
       if (!(error instanceof BlockRejectedError)) throw error;
+      // Peers relay the same block to us at once: a copy that waited behind the one applied
+      // is a duplicate, not a refusal.
+      if (error.rule === 'height' && (await this.#isApplied(block.id))) {
+        this.#deps.logger.debug(
+          { height: block.height, id: block.id, peer: peerName(from) },
+          'Block from peer already applied',
+        );
+        return { status: 'known' };
+      }
       this.#deps.logger.info(
-        { height: block.height, id: block.id, rule: error.rule, peer: from.ip },
+        { height: block.height, id: block.id, rule: error.rule, peer: peerName(from) },
         'Block from peer refused',
       );
       const reason = `${error.rule}: ${error.message}`;
@@ -237,6 +246,11 @@ export class LedgerChainPort implements ChainPort {
         ? { status: 'invalid', reason }
         : { status: 'rejected', reason };
     }
+  }
+
+  async #isApplied(id: string): Promise<boolean> {
+    if (this.#deps.blockProcessor.lastBlock?.id === id) return true;
+    return Boolean(await this.#deps.blockStore.blockById(id));
   }
 
   /** Transactions submitted to this node (the API), for p2p to pass on to its peers. */
@@ -275,7 +289,7 @@ export class LedgerChainPort implements ChainPort {
     const cause = error instanceof BlockDeserializationError ? error.cause : error;
     if (cause instanceof DeserializationError && cause.reason === 'unknown-type') {
       this.#deps.logger.warn(
-        { peer: from.ip, detail: cause.message },
+        { peer: peerName(from), detail: cause.message },
         'Block refused: it holds a transaction type this node does not know',
       );
       return { status: 'rejected', reason: `unknown transaction type: ${cause.message}` };
