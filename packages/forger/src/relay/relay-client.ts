@@ -9,6 +9,7 @@ import {
   postBlockCodec,
   routeId,
   unconfirmedTransactionsReplySchema,
+  type CurrentRoundReply,
   type InternalRoute,
 } from '@lni/p2p/wire';
 import type Joi from 'joi';
@@ -43,8 +44,13 @@ export class RelayClient implements RelayPort {
     this.name = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
 
+  /** getCurrentRound's answer as the relay sent it, the round's delegates included. */
+  roundReply(): Promise<CurrentRoundReply> {
+    return this.internal('getCurrentRound', currentRoundReplySchema);
+  }
+
   async currentRound(): Promise<RelayRound> {
-    const reply = await this.internal('getCurrentRound', currentRoundReplySchema);
+    const reply = await this.roundReply();
     const round = currentRoundFromWire(reply);
     const { clock } = this.options;
     // ARK's forger: the slot ends one block time (at the relay's height) after its timestamp.
