@@ -50,7 +50,8 @@ const status: PluginCommand<CommandOptions> = {
 
 const exportCommand: PluginCommand<CommandOptions> = {
   name: 'export',
-  description: "Writes the double-sign guard's record to FILE, to move this forger to another machine",
+  description:
+    "Writes the double-sign guard's record to FILE, to move this forger to another machine",
   arguments: [{ name: 'file', description: 'where to write it' }],
   run({ paths, args, print }) {
     const file = resolve(String(args.file));
@@ -62,7 +63,7 @@ const exportCommand: PluginCommand<CommandOptions> = {
 const importCommand: PluginCommand<CommandOptions> = {
   name: 'import',
   description:
-    "Takes a record written by forger:export; per delegate the higher mark is kept, never an older one",
+    'Takes a record written by forger:export; per delegate the higher mark is kept, never an older one',
   arguments: [{ name: 'file', description: 'a file written by forger:export' }],
   run({ paths, args, print }) {
     const file = resolve(String(args.file));
@@ -81,7 +82,10 @@ export const forgerCommands: readonly PluginCommand<CommandOptions>[] = [
 ];
 
 /** The first relay's round, or undefined (said on a line) when none answers. */
-async function askRelay(context: Context, clock: SlotClock): Promise<CurrentRoundReply | undefined> {
+async function askRelay(
+  context: Context,
+  clock: SlotClock,
+): Promise<CurrentRoundReply | undefined> {
   const { options, logger, print } = context;
   const addresses: RelayAddress[] = options.relays
     ? options.relays.map((text) => parseRelayAddress(text) as RelayAddress)

@@ -164,10 +164,11 @@ export class ForgerService {
   /** A delegate's username (the ledger's, else the relay's), its public key when none is known. */
   nameOf(publicKey: string): string {
     return (
-      this.deps.registry?.delegate(publicKey)?.username || this.usernames.get(publicKey) || publicKey
+      this.deps.registry?.delegate(publicKey)?.username ||
+      this.usernames.get(publicKey) ||
+      publicKey
     );
   }
-
 
   private firstTime(remedy: string | undefined): { remedy?: string } {
     if (remedy === undefined || this.remediesGiven.has(remedy)) return {};

@@ -56,7 +56,11 @@ export class DoubleSignGuard {
    * Looks at the relay's last block on every look at the slot: one signed with a key we hold,
    * in a slot since our start, at a height we did not sign, is another forger's.
    */
-  observe(round: RelayRound, ourKeys: ReadonlySet<string>, name: (publicKey: string) => string): void {
+  observe(
+    round: RelayRound,
+    ourKeys: ReadonlySet<string>,
+    name: (publicKey: string) => string,
+  ): void {
     this.firstSlot ??= round.slotTimestamp;
     const generator = round.lastBlock.generatorPublicKey;
     const slot = round.lastBlock.timestamp;
@@ -149,9 +153,14 @@ export class DoubleSignGuard {
     this.fenced.set(publicKey, { id: other.id, height: other.height });
     this.deps.logger.warn(
       { delegate, otherBlock: other.id, otherHeight: other.height, height: target.height },
-      'Double signing prevented: another forger signs with this delegate\'s key; this forger stops forging for it until restarted',
+      "Double signing prevented: another forger signs with this delegate's key; this forger stops forging for it until restarted",
     );
-    this.deps.report({ delegate, publicKey, ...target, otherBlock: { id: other.id, height: other.height } });
+    this.deps.report({
+      delegate,
+      publicKey,
+      ...target,
+      otherBlock: { id: other.id, height: other.height },
+    });
   }
 
   private now(): number {
