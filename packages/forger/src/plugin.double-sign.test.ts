@@ -120,12 +120,11 @@ async function forger(relayNode: TestNode, data: string, plugins: Plugin<object>
 
 describe('two forgers with the same secret', () => {
   it('sign one block per slot: the one started second sees the other and steps aside', async () => {
-    let node: TestNode | undefined;
-    const relay = await startTestNode({
+    const relay: TestNode = await startTestNode({
       chain: new MemoryChain({ nethash: network.network.nethash }),
-      forging: chainOfPostedBlocks(() => (node ? postedBlocks(node) : [])),
+      // Asked only once the forgers run, after `relay` is set.
+      forging: chainOfPostedBlocks(() => postedBlocks(relay)),
     });
-    node = relay;
     stoppers.push(() => relay.stop());
 
     const first = await forger(relay, await mkdtemp(join(directory, 'first-')));
