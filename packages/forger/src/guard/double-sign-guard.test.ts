@@ -150,29 +150,48 @@ describe('double-sign guard', () => {
       backup.permit(ours, 'genesis_1', { height: 11, slot: 96 }, networkState()),
     ).toMatchObject({
       sign: false,
-      reason: expect.stringMatching(/another forger/),
+      reason: expect.stringMatching(/standing down: another forger signs with genesis_1's key/),
     });
-    expect(backup.state(ours).fencedBy).toEqual({ id: 'theirs', height: 10 });
+    expect(backup.state(ours).standingDown).toEqual({
+      delegate: 'genesis_1',
+      id: 'theirs',
+      height: 10,
+    });
   });
 
-  it('does not take its own blocks, nor ones from before its start, for another forger', () => {
-    const first = guard();
-    first.signed(ours, { height: 10, slot: 80, id: 'mine' });
+  it('does not take its own blocks, nor ones from before its start when it has no record, for another forger', () => {
+    const fresh = guard(); // nothing recorded: a block before its start may be its own
+    fresh.observe(
+      round(96, { id: 'x', height: 11, generatorPublicKey: ours, timestamp: 88 }),
+      ourKeys,
+      name,
+    );
+    guard().signed(ours, { height: 10, slot: 80, id: 'mine' });
     const restarted = guard();
     restarted.observe(
       round(88, { id: 'mine', height: 10, generatorPublicKey: ours, timestamp: 80 }),
       ourKeys,
       name,
     );
-    const other = guard();
-    other.observe(
-      round(96, { id: 'x', height: 11, generatorPublicKey: ours, timestamp: 88 }),
-      ourKeys,
-      name,
-    );
     expect(reports).toEqual([]);
     expect(restarted.permit(ours, 'genesis_1', { height: 11, slot: 88 }, networkState()).sign).toBe(
       true,
+    );
+  });
+
+  it('stands down for all its delegates when a block above its record was signed elsewhere, even before its start', () => {
+    // The old machine of a moved forger, started again by mistake: the new one signed block 60.
+    const alsoOurs = `03${'c'.repeat(64)}`;
+    guard().signed(ours, { height: 10, slot: 80, id: 'mine' });
+    const old = guard();
+    old.observe(
+      round(488, { id: 'new-machine', height: 60, generatorPublicKey: ours, timestamp: 480 }),
+      new Set([ours, alsoOurs]),
+      name,
+    );
+    expect(reports.map((report) => report.otherBlock)).toEqual([{ id: 'new-machine', height: 60 }]);
+    expect(old.permit(alsoOurs, 'genesis_2', { height: 61, slot: 488 }, networkState()).sign).toBe(
+      false,
     );
   });
 

@@ -25,6 +25,13 @@ export interface DoubleSignGuardDeps {
   readonly now?: () => number;
 }
 
+/** Another forger was seen: the delegate (name) and the block that showed it. */
+export interface StandDown {
+  readonly delegate: string;
+  readonly id: string;
+  readonly height: number;
+}
+
 export type GuardVerdict =
   | { readonly sign: true }
   | {
@@ -36,25 +43,28 @@ export type GuardVerdict =
 
 /**
  * Keeps a forger from signing twice: never at or below a height or in a slot it signed (its
- * record on disk), not before its relay is level with the network after a start, and never
- * again for a delegate once a block signed with that delegate's key by someone else is seen (a
- * second forger holding the same secret): that forger keeps the slot, this one steps aside.
+ * record on disk), not before its relay is level with the network after a start, and not at
+ * all once a block signed with one of its keys by someone else is seen (a second forger holding
+ * the same secrets, usually a copy of the same delegates.json): the other keeps forging, this
+ * one stands down for every delegate until restarted, as the delegates it has not seen yet are
+ * most likely held there too.
  */
 export class DoubleSignGuard {
   private readonly startedAt: number;
   /** The first slot seen after start: blocks by our keys from then on that we did not sign are another forger's. */
   private firstSlot: number | undefined;
   private level = false;
-  /** Delegates another forger signs for, with the block that showed it. */
-  private readonly fenced = new Map<string, { id: string; height: number }>();
+  /** Set once another forger is seen: which delegate's block showed it. */
+  private standingDown: StandDown | undefined;
 
   constructor(private readonly deps: DoubleSignGuardDeps) {
     this.startedAt = this.now();
   }
 
   /**
-   * Looks at the relay's last block on every look at the slot: one signed with a key we hold,
-   * in a slot since our start, at a height we did not sign, is another forger's.
+   * Looks at the relay's last block on every look at the slot: one signed with a key we hold
+   * that we did not sign is another forger's. Not signed here: above the height we last signed
+   * for that key, or (with nothing recorded for it) in a slot since our start.
    */
   observe(
     round: RelayRound,
@@ -65,7 +75,7 @@ export class DoubleSignGuard {
     const generator = round.lastBlock.generatorPublicKey;
     const slot = round.lastBlock.timestamp;
     if (generator === undefined || slot === undefined || !ourKeys.has(generator)) return;
-    if (slot < this.firstSlot || this.isOurs(generator, round.lastBlock)) return;
+    if (!this.signedElsewhere(generator, { ...round.lastBlock, timestamp: slot })) return;
     this.fence(generator, name(generator), round.lastBlock, {
       height: round.lastBlock.height + 1,
       slot: round.slotTimestamp,
@@ -79,11 +89,11 @@ export class DoubleSignGuard {
     target: { readonly height: number; readonly slot: number },
     network: NetworkState,
   ): GuardVerdict {
-    const fencedBy = this.fenced.get(publicKey);
-    if (fencedBy) {
+    if (this.standingDown) {
+      const { delegate: seen, id, height } = this.standingDown;
       return {
         sign: false,
-        reason: `another forger signs with this delegate's key (block ${fencedBy.id} at height ${fencedBy.height})`,
+        reason: `standing down: another forger signs with ${seen}'s key (block ${id} at height ${height})`,
       };
     }
     const mark = this.deps.record.last(publicKey);
@@ -118,10 +128,10 @@ export class DoubleSignGuard {
   }
 
   /** The guard's state for one delegate, for `forger:status`. */
-  state(publicKey: string): { lastSigned?: SignedMark; fencedBy?: { id: string; height: number } } {
+  state(publicKey: string): { lastSigned?: SignedMark; standingDown?: StandDown } {
     const lastSigned = this.deps.record.last(publicKey);
-    const fencedBy = this.fenced.get(publicKey);
-    return { ...(lastSigned && { lastSigned }), ...(fencedBy && { fencedBy }) };
+    const standingDown = this.standingDown;
+    return { ...(lastSigned && { lastSigned }), ...(standingDown && { standingDown }) };
   }
 
   private waitingReason(network: NetworkState): string | undefined {
@@ -138,9 +148,13 @@ export class DoubleSignGuard {
     return undefined;
   }
 
-  private isOurs(publicKey: string, block: { id: string; height: number }): boolean {
+  private signedElsewhere(
+    publicKey: string,
+    block: { id: string; height: number; timestamp: number },
+  ): boolean {
     const mark = this.deps.record.last(publicKey);
-    return mark !== undefined && (block.height < mark.height || block.id === mark.id);
+    if (mark === undefined) return block.timestamp >= (this.firstSlot ?? Infinity);
+    return block.height > mark.height || (block.height === mark.height && block.id !== mark.id);
   }
 
   private fence(
@@ -149,11 +163,11 @@ export class DoubleSignGuard {
     other: { id: string; height: number },
     target: { height: number; slot: number },
   ): void {
-    if (this.fenced.has(publicKey)) return;
-    this.fenced.set(publicKey, { id: other.id, height: other.height });
+    if (this.standingDown) return;
+    this.standingDown = { delegate, id: other.id, height: other.height };
     this.deps.logger.warn(
       { delegate, otherBlock: other.id, otherHeight: other.height, height: target.height },
-      "Double signing prevented: another forger signs with this delegate's key; this forger stops forging for it until restarted",
+      "Double signing prevented: another forger signs with this delegate's key; this forger stops forging for all its delegates until restarted",
     );
     this.deps.report({
       delegate,
