@@ -73,8 +73,13 @@ export function statusLines(statuses: readonly DelegateStatus[]): string[] {
     const last = status.lastSigned
       ? `height ${status.lastSigned.height} (block ${status.lastSigned.id}, slot ${status.lastSigned.slot})`
       : 'nothing signed on this machine';
-    const missed =
-      status.missedThisRound === undefined ? 'not yet' : status.missedThisRound ? 'yes' : 'no';
+    const missed = !status.active
+      ? 'unknown'
+      : status.missedThisRound === undefined
+        ? 'not yet'
+        : status.missedThisRound
+          ? 'yes'
+          : 'no';
     return [
       `${name}${status.username ? ` (${status.publicKey})` : ''}`,
       `  registered: ${registered}`,
