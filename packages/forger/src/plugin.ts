@@ -14,6 +14,8 @@ import Joi from 'joi';
 import { join } from 'node:path';
 import { readDelegateKeys } from './delegates/delegate-secrets.js';
 import { checkDelegatesFile } from './delegates/delegates-file.js';
+import { forgerCommands } from './commands/forger-commands.js';
+import { createDoubleSignGuard } from './guard/create-guard.js';
 import { promptPassword } from './delegates/password-prompt.js';
 import type { BlockAssembler } from './forging/block-assembler.js';
 import { ForgerService } from './forging/forger-service.js';
@@ -37,6 +39,8 @@ export interface ForgerOptions {
   /** Password of the BIP38 secret in delegates.json. */
   readonly password?: string;
   readonly requestTimeoutMs: number;
+  /** Milliseconds after start before the first block, besides the relay being level. */
+  readonly startupWait: number;
 }
 
 export const forgerConfigSchema = Joi.object<ForgerOptions>({
@@ -46,12 +50,14 @@ export const forgerConfigSchema = Joi.object<ForgerOptions>({
   password: Joi.string().allow(''),
   relayPort: Joi.number().port().default(4000),
   requestTimeoutMs: Joi.number().integer().min(100).default(5_000),
+  startupWait: Joi.number().integer().min(0).default(0),
 });
 
 export const forgerEnvironment = {
   CORE_FORGER_RELAYS: 'relays',
   CORE_P2P_PORT: 'relayPort',
   CORE_FORGER_PASSWORD: 'password',
+  CORE_FORGER_STARTUP_WAIT: 'startupWait',
 } as const;
 
 declare module '@lni/kernel' {
@@ -73,6 +79,7 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
   dependsOn: { optional: ['p2p', 'state'] },
   configSchema: forgerConfigSchema,
   environment: forgerEnvironment,
+  commands: forgerCommands,
   checkConfig: ({ paths, options }) =>
     checkDelegatesFile(join(paths.config, 'delegates.json'), {
       given: options.password,
@@ -85,7 +92,7 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
     container.register({ forgerRelays: asValue(relays) });
     container.cradle.healthChecks.add(relayHealthCheck(() => relays));
   },
-  async boot({ container, options, paths, logger }) {
+  async boot({ container, options, paths, logger, events }) {
     const config = loadNetworkConfig(join(paths.config, 'crypto'));
     const milestones = new Milestones(config.milestones);
     const clock = new SlotClock(milestones);
@@ -112,6 +119,13 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
       rules: { minimumQuorum: options.minimumQuorum, allowSingleNode: options.allowSingleNode },
       assemble: cryptoBlockAssembler(milestones),
       logger,
+      guard: createDoubleSignGuard({
+        dataDirectory: paths.data,
+        metrics: container.cradle.metrics,
+        events,
+        logger,
+        startupWaitMs: options.startupWait,
+      }),
       ...(container.hasRegistration('forgerDelegates') && {
         registry: container.cradle.forgerDelegates,
       }),

@@ -3,7 +3,12 @@ import { keysFromPassphrase } from '@lni/crypto';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { BlockTemplate } from './block-assembler.js';
-import { ForgerService } from './forger-service.js';
+import { ForgerService, type ForgerServiceDeps } from './forger-service.js';
+import { DoubleSignGuard } from '../guard/double-sign-guard.js';
+import { SigningRecord } from '../guard/signing-record.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NetworkStatus } from '@lni/p2p/wire';
 import type { NetworkState, RelayPort, RelayRound } from './relay-port.js';
 
@@ -56,8 +61,14 @@ class ScriptedRelay implements RelayPort {
   }
 }
 
-function setup(relays: RelayPort[], now?: () => number) {
-  const records: { msg: string; level?: number; reason?: string; height?: number }[] = [];
+function setup(relays: RelayPort[], now?: () => number, extra: Partial<ForgerServiceDeps> = {}) {
+  const records: {
+    msg: string;
+    level?: number;
+    reason?: string;
+    height?: number;
+    delegate?: string;
+  }[] = [];
   const out = new Writable({
     write(chunk, _encoding, done) {
       records.push(JSON.parse(chunk.toString()));
@@ -81,6 +92,7 @@ function setup(relays: RelayPort[], now?: () => number) {
     },
     logger: createLogger({ out, level: 'debug' }),
     ...(now && { now }),
+    ...extra,
   });
   return { forger, records, templates };
 }
@@ -252,5 +264,49 @@ describe('the forger at start', () => {
       msg: 'Secrets in delegates.json belong to resigned delegates: they forge nothing',
       names: 'd1',
     });
+  });
+});
+
+describe('the forger with its double-sign guard', () => {
+  const guardIn = (directory: string) =>
+    new DoubleSignGuard({
+      record: new SigningRecord(join(directory, 'record.json')),
+      logger: createLogger({ level: 'fatal' }),
+      report: () => undefined,
+      startupWaitMs: 0,
+    });
+
+  it('names the delegate by its username in "Forged block", by its public key when none is known', async () => {
+    const named = new ScriptedRelay('relay-1');
+    named.round = { ...named.round, currentForgerUsername: 'genesis_1' };
+    const withName = setup([named]);
+    await withName.forger.checkSlot();
+    expect(withName.records.find((r) => r.msg === 'Forged block')?.delegate).toBe('genesis_1');
+
+    const withoutName = setup([new ScriptedRelay('relay-1')]);
+    await withoutName.forger.checkSlot();
+    expect(withoutName.records.find((r) => r.msg === 'Forged block')?.delegate).toBe(ourKey);
+  });
+
+  it('records the block before it leaves, so a restart does not sign that height again', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'lni-forger-guard-'));
+    const relay = new ScriptedRelay('relay-1');
+    relay.refusesBlocks = true; // the post fails after the block left: it may be on the network
+    await setup([relay], undefined, { guard: guardIn(directory) }).forger.checkSlot();
+    expect(new SigningRecord(join(directory, 'record.json')).last(ourKey)).toEqual({
+      height: 2,
+      slot: 8,
+      id: 'block-2',
+    });
+
+    relay.refusesBlocks = false;
+    relay.round = { ...relay.round, slotTimestamp: 16 }; // a later slot on the same block
+    const restarted = setup([relay], undefined, { guard: guardIn(directory) });
+    await restarted.forger.checkSlot();
+    expect(relay.posted).toEqual([]);
+    const missed = restarted.records.find((r) => r.msg === 'Missed slot');
+    expect(missed).toMatchObject({ delegate: ourKey, height: 2, level: 40 });
+    expect(missed?.reason).toMatch(/signed up to height 2/);
+    expect(restarted.records.filter((r) => r.level === 40)).toHaveLength(1);
   });
 });

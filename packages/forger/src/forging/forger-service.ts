@@ -1,6 +1,8 @@
 import type { Logger } from '@lni/kernel';
 import type { KeyPair } from '@lni/crypto';
 import type { DelegateRegistry } from '../delegates/delegate-registry.js';
+import type { DoubleSignGuard } from '../guard/double-sign-guard.js';
+import { RelayError } from '../relay/relay-error.js';
 import type { BlockAssembler } from './block-assembler.js';
 import { decideForging, type ForgingRules } from './forging-decision.js';
 import type { RelayPort, RelayRound } from './relay-port.js';
@@ -17,6 +19,8 @@ export interface ForgerServiceDeps {
   readonly assemble: BlockAssembler;
   /** The ledger's delegates, when it runs in this process: secrets of no delegate are warned of. */
   readonly registry?: DelegateRegistry;
+  /** Keeps the forger from signing twice (see `src/guard/`); the plugin always gives one. */
+  readonly guard?: DoubleSignGuard;
   readonly logger: Logger;
   readonly now?: () => number;
 }
@@ -27,6 +31,9 @@ const NAMED_IN_LOG = 3;
 /** Follows the slots through a relay and forges in the slots of the delegates it holds. */
 export class ForgerService {
   private readonly keysByPublicKey: ReadonlyMap<string, KeyPair>;
+  private readonly publicKeys: ReadonlySet<string>;
+  /** Usernames the relays named for our delegates' slots (a forger process has no ledger). */
+  private readonly usernames = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
@@ -41,6 +48,7 @@ export class ForgerService {
     this.keysByPublicKey = new Map(
       deps.delegates.map((keys) => [keys.publicKey.toString('hex'), keys]),
     );
+    this.publicKeys = new Set(this.keysByPublicKey.keys());
   }
 
   start(): void {
@@ -101,6 +109,10 @@ export class ForgerService {
     const answer = await this.firstAnswering((relay) => relay.currentRound());
     if (!answer) return RETRY_MS;
     const { relay, value: round } = answer;
+    if (round.currentForgerUsername) {
+      this.usernames.set(round.currentForger, round.currentForgerUsername);
+    }
+    this.deps.guard?.observe(round, this.publicKeys, (publicKey) => this.nameOf(publicKey));
     const wait = Math.max(MIN_WAIT_MS, round.msUntilNextSlot);
     const keys = this.keysByPublicKey.get(round.currentForger);
     if (keys === undefined || round.slotTimestamp === this.lastSlotHandled) return wait;
@@ -112,15 +124,22 @@ export class ForgerService {
 
   private async forgeSlot(relay: RelayPort, round: RelayRound, keys: KeyPair): Promise<void> {
     const height = round.lastBlock.height + 1;
-    const { logger } = this.deps;
+    const slot = round.slotTimestamp;
+    const delegate = this.nameOf(round.currentForger);
+    const { logger, guard } = this.deps;
     try {
-      const decision = decideForging(round, await relay.networkState(), this.deps.rules);
+      const network = await relay.networkState();
+      const verdict = guard?.permit(round.currentForger, delegate, { height, slot }, network);
+      if (verdict && !verdict.sign) {
+        if (!verdict.reported) {
+          logger.warn({ delegate, height, slot, reason: verdict.reason }, 'Missed slot');
+        }
+        return;
+      }
+      const decision = decideForging(round, network, this.deps.rules);
       if (!decision.forge) {
         const remedy = this.firstTime(decision.remedy);
-        logger.warn(
-          { height, delegate: round.currentForger, reason: decision.reason, ...remedy },
-          'Missed slot',
-        );
+        logger.warn({ delegate, height, slot, reason: decision.reason, ...remedy }, 'Missed slot');
         return;
       }
       const block = this.deps.assemble({
@@ -130,22 +149,25 @@ export class ForgerService {
         reward: round.reward,
         transactions: await relay.transactionsForBlock(),
       });
+      // On disk before the block leaves: after a crash the forger knows it may have signed it.
+      guard?.signed(round.currentForger, { height: block.height, slot, id: block.id });
       await this.postEverywhere(block.serialized);
       logger.info(
-        {
-          height: block.height,
-          id: block.id,
-          transactions: block.numberOfTransactions,
-          delegate: round.currentForger,
-        },
+        { height: block.height, id: block.id, transactions: block.numberOfTransactions, delegate },
         'Forged block',
       );
     } catch (error) {
-      logger.error(
-        { height, delegate: round.currentForger, err: error },
-        'Missed slot: forging failed',
-      );
+      logger.error({ height, slot, delegate, err: error }, 'Missed slot: forging failed');
     }
+  }
+
+  /** A delegate's username (the ledger's, else the relay's), its public key when none is known. */
+  nameOf(publicKey: string): string {
+    return (
+      this.deps.registry?.delegate(publicKey)?.username ||
+      this.usernames.get(publicKey) ||
+      publicKey
+    );
   }
 
   private firstTime(remedy: string | undefined): { remedy?: string } {
@@ -189,7 +211,12 @@ export class ForgerService {
         const warned = this.unanswering.get(relay.name);
         const warn = warned === undefined || now - warned >= UNANSWERED_WARNING_MS;
         if (warn) this.unanswering.set(relay.name, now);
-        logger[warn ? 'warn' : 'debug']({ relay: relay.name, err: error }, 'Relay did not answer');
+        // A relay's failure is said once, with the system's code; anything else keeps its stack.
+        const cause =
+          error instanceof RelayError
+            ? { reason: error.message, ...(error.systemCode && { code: error.systemCode }) }
+            : { err: error };
+        logger[warn ? 'warn' : 'debug']({ relay: relay.name, ...cause }, 'Relay did not answer');
       }
     }
     return undefined;

@@ -5,9 +5,21 @@ import type { ForgingRound, NetworkStateReply } from '@lni/p2p/wire';
  * (the forger needs only whose slot it is and whose comes next), with when the next slot begins
  * by this process's clock.
  */
-export type RelayRound = Omit<ForgingRound, 'delegates'> & {
+export type RelayRound = Omit<ForgingRound, 'delegates' | 'lastBlock'> & {
   /** Milliseconds until the next slot begins. */
   readonly msUntilNextSlot: number;
+  /**
+   * The relay's last block; who signed it and for which slot, when the relay says (ARK and LNI
+   * relays do): the double-sign guard looks for blocks signed with its keys elsewhere.
+   */
+  readonly lastBlock: {
+    readonly id: string;
+    readonly height: number;
+    readonly generatorPublicKey?: string;
+    readonly timestamp?: number;
+  };
+  /** The current slot's delegate's username, when the relay names it. */
+  readonly currentForgerUsername?: string;
 };
 
 /** The relay's view of the network, in ARK Core 3.x's shape (whichever relay answers). */

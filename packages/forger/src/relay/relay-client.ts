@@ -9,6 +9,7 @@ import {
   postBlockCodec,
   routeId,
   unconfirmedTransactionsReplySchema,
+  type CurrentRoundReply,
   type InternalRoute,
 } from '@lni/p2p/wire';
 import type Joi from 'joi';
@@ -43,15 +44,30 @@ export class RelayClient implements RelayPort {
     this.name = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
 
+  /** getCurrentRound's answer as the relay sent it, the round's delegates included. */
+  roundReply(): Promise<CurrentRoundReply> {
+    return this.internal('getCurrentRound', currentRoundReplySchema);
+  }
+
   async currentRound(): Promise<RelayRound> {
-    const round = currentRoundFromWire(
-      await this.internal('getCurrentRound', currentRoundReplySchema),
-    );
+    const reply = await this.roundReply();
+    const round = currentRoundFromWire(reply);
     const { clock } = this.options;
     // ARK's forger: the slot ends one block time (at the relay's height) after its timestamp.
     const nextSlotMs = clock.unixMs(clock.slotEnd(round.slotTimestamp, round.lastBlock.height));
     const now = this.options.now?.() ?? Date.now();
-    return { ...round, msUntilNextSlot: Math.max(0, nextSlotMs - now) };
+    const { generatorPublicKey, timestamp } = reply.lastBlock;
+    const username = reply.currentForger.delegate?.username;
+    return {
+      ...round,
+      msUntilNextSlot: Math.max(0, nextSlotMs - now),
+      lastBlock: {
+        ...round.lastBlock,
+        ...(typeof generatorPublicKey === 'string' && { generatorPublicKey }),
+        ...(typeof timestamp === 'number' && { timestamp }),
+      },
+      ...(username && { currentForgerUsername: username }),
+    };
   }
 
   networkState(): Promise<NetworkState> {
@@ -150,11 +166,13 @@ export class RelayClient implements RelayPort {
         },
       });
     } catch (error) {
+      // The transport's error says "cannot connect" too; the system's code is the news.
+      const code = systemErrorCode(error);
       throw new RelayError(
         this.name,
-        `cannot connect to relay ${this.name}: ${(error as Error).message}`,
+        `cannot connect to relay ${this.name}${code ? ` (${code})` : ''}`,
         undefined,
-        { cause: error },
+        { cause: error, ...(code && { systemCode: code }) },
       );
     }
     if (this.closed) {
@@ -165,4 +183,14 @@ export class RelayClient implements RelayPort {
     logger.info({ relay: this.name }, 'Connected to relay');
     return connection;
   }
+}
+
+/** The operating system's error code (ECONNREFUSED, ETIMEDOUT, …) somewhere in the causes. */
+export function systemErrorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) return code;
+    current = current.cause;
+  }
+  return undefined;
 }

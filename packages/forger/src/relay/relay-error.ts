@@ -6,8 +6,12 @@ export class RelayError extends KernelError {
     readonly relay: string,
     message: string,
     readonly statusCode?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; systemCode?: string },
   ) {
     super('ERR_FORGER_RELAY', message, options);
+    this.systemCode = options?.systemCode;
   }
+
+  /** The operating system's code of a failed connection (`ECONNREFUSED`), kept for the log. */
+  readonly systemCode: string | undefined;
 }
