@@ -1,4 +1,4 @@
-import type { DatabaseConnection } from '../connection/database.js';
+import type { DatabaseConnection } from '@lni/database/contracts';
 
 /** A condition on the event's data, as ARK 3's webhooks take it. */
 export interface WebhookCondition {
