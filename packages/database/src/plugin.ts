@@ -54,7 +54,11 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
         .inject(() => ({ databaseOptions: options })),
       statisticsRefresher: asClass(StatisticsRefresher)
         .singleton()
-        .inject(() => ({ logger, intervalMs: options.statisticsIntervalMs })),
+        .inject(() => ({
+          logger,
+          intervalMs: options.statisticsIntervalMs,
+          churningTables: () => schemaRegistry.churningTables(),
+        })),
     });
   },
   async boot({ container, options, logger }) {

@@ -11,6 +11,11 @@ export interface SchemaContribution {
   /** Entity classes for the shared connection; most plugins query with SQL and need none. */
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity targets
   readonly entities?: readonly Function[];
+  /**
+   * Tables whose rows come and go (a queue): vacuumed at every statistics check, since the
+   * embedded database runs no autovacuum and their indexes would grow with every row ever added.
+   */
+  readonly churning?: readonly string[];
 }
 
 /** One plugin's migrations, in the order they run. */
@@ -29,6 +34,7 @@ export class SchemaRegistry {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- see SchemaContribution
   readonly #entities: Function[] = [];
   readonly #names = new Map<string, string>();
+  readonly #churning: string[] = [];
 
   /** Adds `owner`'s tables; a migration name another owner registered stops start-up. */
   add(owner: string, contribution: SchemaContribution): void {
@@ -50,7 +56,18 @@ export class SchemaRegistry {
         (a, b) => migrationTimestamp(a) - migrationTimestamp(b),
       ),
     });
+    for (const table of contribution.churning ?? []) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(table)) {
+        throw new MigrationError(`plugin '${owner}': churning table '${table}' is not a plain name`);
+      }
+    }
     this.#entities.push(...(contribution.entities ?? []));
+    this.#churning.push(...(contribution.churning ?? []));
+  }
+
+  /** The tables vacuumed at every statistics check. */
+  churningTables(): readonly string[] {
+    return [...this.#churning];
   }
 
   /** Every owner's migrations, owners in registration order. */
