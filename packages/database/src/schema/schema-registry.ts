@@ -40,6 +40,7 @@ export class SchemaRegistry {
   add(owner: string, contribution: SchemaContribution): void {
     const migrations = [...(contribution.migrations ?? [])];
     for (const migration of migrations) {
+      migrationTimestamp(migration);
       const name = migrationName(migration);
       const other = this.#names.get(name);
       if (other !== undefined) {
