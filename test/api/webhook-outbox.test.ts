@@ -21,7 +21,12 @@ interface CrashedNode {
 async function runCrashingNode(target: string): Promise<{ node: CrashedNode; signal: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, '../support/crash-after-block-commit.ts'), target],
+    [
+      '--import',
+      'tsx',
+      join(import.meta.dirname, '../support/crash-after-block-commit.ts'),
+      target,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines: string[] = [];

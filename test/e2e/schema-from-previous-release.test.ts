@@ -45,9 +45,7 @@ async function migrateAsPreviousRelease(connection: Connection, migrations: Migr
   await source.initialize();
   try {
     await source.runMigrations({ transaction: 'each' });
-    await source.query(
-      "INSERT INTO peers VALUES ('10.0.0.1', 4002, '3.0.0', 5, now())",
-    );
+    await source.query("INSERT INTO peers VALUES ('10.0.0.1', 4002, '3.0.0', 5, now())");
   } finally {
     await source.destroy();
   }
@@ -147,4 +145,3 @@ describe.skipIf(postgresSkipReason)('a database made by the previous release', (
     }
   }, 90_000);
 });
-

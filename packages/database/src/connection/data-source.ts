@@ -18,7 +18,10 @@ export type EntityClasses = readonly Function[];
 /** The applied migrations (TypeORM's layout); 2.7 used `migrations`, so ours must not collide. */
 export const MIGRATIONS_TABLE = 'lni_migrations';
 
-export function createDataSource(target: ConnectionTarget, entities: EntityClasses = []): DataSource {
+export function createDataSource(
+  target: ConnectionTarget,
+  entities: EntityClasses = [],
+): DataSource {
   return new DataSource({
     type: 'postgres',
     ...(target.url

@@ -63,15 +63,15 @@ describe.skipIf(postgresSkipReason)('StatisticsRefresher on PostgreSQL', () => {
       churningTables: () => ['scratch_queue'],
     });
     await database.manager.query(
-      'INSERT INTO scratch_queue SELECT i, decode(repeat(\'ab\', 150), \'hex\') FROM generate_series(1, 2000) i',
+      "INSERT INTO scratch_queue SELECT i, decode(repeat('ab', 150), 'hex') FROM generate_series(1, 2000) i",
     );
     await database.manager.query('DELETE FROM scratch_queue');
     const size = async () =>
       Number(
         (
-          (await database.manager.query(
-            `SELECT pg_relation_size('scratch_queue') AS bytes`,
-          )) as { bytes: string }[]
+          (await database.manager.query(`SELECT pg_relation_size('scratch_queue') AS bytes`)) as {
+            bytes: string;
+          }[]
         )[0]?.bytes,
       );
     expect(await size()).toBeGreaterThan(0);

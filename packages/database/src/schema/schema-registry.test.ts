@@ -33,7 +33,9 @@ const watchPlugin = definePlugin({
   name: 'address-watch',
   dependsOn: { required: ['database'] },
   register({ container }) {
-    container.cradle.schemaRegistry.add('address-watch', { migrations: [AddressWatch1700000000000] });
+    container.cradle.schemaRegistry.add('address-watch', {
+      migrations: [AddressWatch1700000000000],
+    });
   },
 });
 
@@ -77,9 +79,7 @@ describe.skipIf(postgresSkipReason)('a plugin that owns a table (PostgreSQL)', (
     const node = await startTestKernel({ plugins, env });
     try {
       await node.cradle.blockStorage.saveBlocks(makeChain(2, 0));
-      await node.cradle.database.manager.query(
-        "INSERT INTO address_watch VALUES ('AWatched', 2)",
-      );
+      await node.cradle.database.manager.query("INSERT INTO address_watch VALUES ('AWatched', 2)");
       const info = node.logs.filter((log) => log.msg === 'Migrations applied');
       // The database plugin's 6 and the plugin's 1, one line at info.
       expect(info).toEqual([expect.objectContaining({ count: 7, level: 30 })]);
@@ -87,7 +87,10 @@ describe.skipIf(postgresSkipReason)('a plugin that owns a table (PostgreSQL)', (
       expect(each).toHaveLength(7);
       expect(each.every((log) => log.level === 20)).toBe(true);
       expect(each.at(-1)).toEqual(
-        expect.objectContaining({ migration: 'AddressWatch1700000000000', plugin: 'address-watch' }),
+        expect.objectContaining({
+          migration: 'AddressWatch1700000000000',
+          plugin: 'address-watch',
+        }),
       );
     } finally {
       await node.stop();

@@ -59,7 +59,9 @@ export class SchemaRegistry {
     });
     for (const table of contribution.churning ?? []) {
       if (!/^[a-z_][a-z0-9_]*$/.test(table)) {
-        throw new MigrationError(`plugin '${owner}': churning table '${table}' is not a plain name`);
+        throw new MigrationError(
+          `plugin '${owner}': churning table '${table}' is not a plain name`,
+        );
       }
     }
     this.#entities.push(...(contribution.entities ?? []));

@@ -18,7 +18,11 @@ export async function openWebhookDatabase(): Promise<{
   const { connection, drop } = await createTestDatabase();
   const options = databaseOptions({ connection, retry: { attempts: 1 } });
   const logger = createLogger({ level: 'fatal' });
-  const database = new Database({ logger, databaseOptions: options, dataDirectory: '/nonexistent' });
+  const database = new Database({
+    logger,
+    databaseOptions: options,
+    dataDirectory: '/nonexistent',
+  });
   const dispose = async () => {
     await database.close();
     await drop();
