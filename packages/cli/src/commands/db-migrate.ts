@@ -26,7 +26,7 @@ import {
   type UpgradeProgress,
 } from '@lni/database';
 import type {} from '@lni/database/contracts';
-import { DEFAULT_NETWORK, repositoryRoot } from '../networks.js';
+import { DEFAULT_NETWORK, defaultAppFile, repositoryRoot } from '../networks.js';
 import type { CommandResult } from '../program.js';
 
 interface MigrateFlags {
@@ -133,8 +133,8 @@ function positiveInteger(value: string): number {
 
 /**
  * Every plugin's migrations, as the node of `mode` would run them at start: the plugins app.json
- * lists are registered (wiring only, nothing is booted or written) and the database plugin's
- * schema registry read. Without an app.json, the database plugin's own.
+ * lists (the config directory's, else the network's default) are registered (wiring only,
+ * nothing is booted or written) and the database plugin's schema registry read.
  */
 async function pluginSchema(
   configDir: string,
@@ -143,8 +143,8 @@ async function pluginSchema(
   paths: NodePaths,
   logger: Logger,
 ): Promise<readonly OwnedMigrations[] | undefined> {
-  const appFile = join(configDir, 'app.json');
-  if (!existsSync(appFile)) return undefined;
+  const own = join(configDir, 'app.json');
+  const appFile = existsSync(own) ? own : defaultAppFile(flags.network);
   const choices = await loadModePlugins({
     appConfig: await readAppConfig(appFile),
     appFile,
