@@ -75,12 +75,16 @@ export class WebhookEvents {
     { events }: Pick<CommittedBlock, 'events'>,
   ): Promise<(() => void) | void> {
     const deliveries = [];
-    for (const { event, payload } of events) {
-      if (!isBlockEvent(event)) continue;
-      const webhooks = this.subscribed(event);
+    for (const applied of events) {
+      if (applied.event !== 'transaction.applied' && applied.event !== 'block.applied') continue;
+      const webhooks = this.subscribed(applied.event);
       if (webhooks.length === 0) continue;
-      const data = webhookEventData(event, payload as never, this.deps.sources);
-      deliveries.push(...(await this.deliveries(event, webhooks, data, Date.now())));
+      // Narrowed per event, so that each payload is checked against the data made from it.
+      const data =
+        applied.event === 'block.applied'
+          ? webhookEventData(applied.event, applied.payload, this.deps.sources)
+          : webhookEventData(applied.event, applied.payload, this.deps.sources);
+      deliveries.push(...(await this.deliveries(applied.event, webhooks, data, Date.now())));
     }
     if (deliveries.length === 0) return;
     await this.deps.webhookStorage.enqueue(deliveries, manager);
