@@ -12,3 +12,5 @@ export type * from './ledger/ledger-reader.js';
 export type * from './ledger/node-sources.js';
 export * from './routes/index.js';
 export type * from './ledger/pool-port.js';
+export * from './webhooks/storage/webhook-storage.js';
+export * from './webhooks/storage/api-schema.js';

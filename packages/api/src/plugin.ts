@@ -24,6 +24,9 @@ import type { WebhookDataSources } from './webhooks/webhook-event-data.js';
 import type { WebhookEventSource } from './webhooks/webhook-events.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
 import { WebhookService } from './webhooks/webhook-service.js';
+import { apiSchema } from './webhooks/storage/api-schema.js';
+import { WebhookStorage } from './webhooks/storage/webhook-storage.js';
+import type { Service } from '@lni/database/contracts';
 import { readFileSync } from 'node:fs';
 
 const { version } = JSON.parse(
@@ -37,6 +40,8 @@ declare module '@lni/kernel' {
     readonly apiServer: ApiServer;
     /** Webhooks: events to stored deliveries to signed POSTs (with the database plugin). */
     readonly apiWebhooks: WebhookService;
+    /** Webhooks, their deliveries and attempts: the API's own tables. */
+    readonly webhookStorage: Service<WebhookStorage>;
   }
 }
 
@@ -98,6 +103,10 @@ export const apiPlugin = definePlugin<ApiOptions>({
       port: () => Number(container.cradle.apiServer.server.info.port),
     });
     const apiMetrics = new ApiMetrics({ metrics });
+    if (container.hasRegistration('schemaRegistry')) {
+      container.cradle.schemaRegistry.add('api', apiSchema);
+      container.register({ webhookStorage: asClass(WebhookStorage).singleton() });
+    }
     const webhooks = options.webhooks.enabled && enabledPlugins.has('database');
     if (webhooks) {
       const { whitelist, enabled: _enabled, ...delivery } = options.webhooks;
@@ -140,7 +149,13 @@ export const apiPlugin = definePlugin<ApiOptions>({
   },
   async boot({ container }) {
     await container.cradle.apiServer.start();
-    if (container.hasRegistration('apiWebhooks')) await container.cradle.apiWebhooks.start();
+    if (container.hasRegistration('apiWebhooks')) {
+      await container.cradle.apiWebhooks.start();
+      // With the ledger here, a block's deliveries are written in the block's transaction.
+      if (container.hasRegistration('blockCommit')) {
+        container.cradle.apiWebhooks.writeWithBlocks(container.cradle.blockCommit);
+      }
+    }
   },
   async dispose({ container }) {
     if (container.hasRegistration('apiWebhooks')) await container.cradle.apiWebhooks.stop();

@@ -9,27 +9,17 @@ import { StatisticsRefresher } from './maintenance/statistics-refresher.js';
 import { applySchemaMigrations, hasPendingMigrations } from './migrations/migrate.js';
 import { BlockQuery, TransactionQuery } from './query/transaction-query.js';
 import { BlockStorage } from './storage/block-storage.js';
-import { PeerStorage } from './storage/peer-storage.js';
-import { MissedSlotStorage } from './storage/missed-slot-storage.js';
-import { PoolStorage } from './storage/pool-storage.js';
-import { WebhookStorage } from './storage/webhook-storage.js';
 import { RoundStorage } from './storage/round-storage.js';
+import { databaseSchema } from './migrations/index.js';
+import { SchemaRegistry } from './schema/schema-registry.js';
 import type { Service } from './service.js';
+// The Cradle's `database` and `schemaRegistry`, which other plugins see through the contracts.
+import type {} from './contracts.js';
 
 declare module '@lni/kernel' {
   interface Cradle {
-    /** The connection; `available` is false while the database does not answer. */
-    readonly database: Service<Database>;
     readonly blockStorage: Service<BlockStorage>;
     readonly roundStorage: Service<RoundStorage>;
-    /** Known P2P peers and penalties; the p2p plugin reads it as its PeerStore. */
-    readonly peerStorage: Service<PeerStorage>;
-    /** The transaction pool as kept on disk. */
-    readonly poolStorage: Service<PoolStorage>;
-    /** Slots delegates let pass, with the block after each gap. */
-    readonly missedSlotStorage: Service<MissedSlotStorage>;
-    /** Webhooks, their deliveries and attempts. */
-    readonly webhookStorage: Service<WebhookStorage>;
     readonly transactionQuery: Service<TransactionQuery>;
     readonly blockQuery: Service<BlockQuery>;
     readonly statisticsRefresher: Service<StatisticsRefresher>;
@@ -41,21 +31,21 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
   configSchema: databaseConfigSchema,
   environment: databaseEnvironment,
   register({ container, options, logger, events, paths }) {
+    const schemaRegistry = new SchemaRegistry();
+    schemaRegistry.add('database', databaseSchema);
     const database = new Database({
       logger,
       events,
       databaseOptions: options,
       dataDirectory: paths.data,
+      entities: () => schemaRegistry.entities(),
     });
     container.cradle.healthChecks.add(databaseHealthCheck(database));
     container.register({
       database: asValue(database),
+      schemaRegistry: asValue(schemaRegistry),
       blockStorage: asClass(BlockStorage).singleton(),
       roundStorage: asClass(RoundStorage).singleton(),
-      peerStorage: asClass(PeerStorage).singleton(),
-      poolStorage: asClass(PoolStorage).singleton(),
-      missedSlotStorage: asClass(MissedSlotStorage).singleton(),
-      webhookStorage: asClass(WebhookStorage).singleton(),
       transactionQuery: asClass(TransactionQuery)
         .singleton()
         .inject(() => ({ databaseOptions: options })),
@@ -64,16 +54,22 @@ export const databasePlugin = definePlugin<DatabaseOptions>({
         .inject(() => ({ databaseOptions: options })),
       statisticsRefresher: asClass(StatisticsRefresher)
         .singleton()
-        .inject(() => ({ logger, intervalMs: options.statisticsIntervalMs })),
+        .inject(() => ({
+          logger,
+          intervalMs: options.statisticsIntervalMs,
+          churningTables: () => schemaRegistry.churningTables(),
+        })),
     });
   },
   async boot({ container, options, logger }) {
-    const { database } = container.cradle;
+    const { database, schemaRegistry } = container.cradle;
     await database.open();
     try {
+      // Every plugin has registered by now: their migrations run here, in dependency order.
+      const schema = schemaRegistry.migrations();
       if (options.migrateOnStart) {
-        await applySchemaMigrations(database, logger);
-      } else if (await hasPendingMigrations(database)) {
+        await applySchemaMigrations(database, logger, schema);
+      } else if (await hasPendingMigrations(database, schema)) {
         throw new MigrationError(
           `The database (${database.description}) has pending migrations and migrateOnStart is off: run "kernel db:migrate"`,
         );

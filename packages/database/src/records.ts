@@ -40,28 +40,3 @@ export interface BlockWithTransactions {
   readonly block: BlockHeader;
   readonly transactions: readonly StoredTransaction[];
 }
-
-/** A P2P peer verified once, kept so that it is dialled again after a restart. */
-export interface StoredPeer {
-  readonly ip: string;
-  readonly port: number;
-  readonly version: string;
-  readonly height: number;
-  readonly lastSeen: Date;
-}
-
-/** An IP's P2P penalty score and ban. */
-export interface StoredPenalty {
-  readonly ip: string;
-  readonly score: number;
-  readonly lastAt: Date;
-  readonly bannedUntil: Date | null;
-  readonly reason: string;
-}
-
-/** A transaction waiting in the pool: its wire bytes and when it arrived (Unix ms). */
-export interface StoredPoolTransaction {
-  readonly id: string;
-  readonly serialized: Uint8Array;
-  readonly addedAt: number;
-}

@@ -33,3 +33,5 @@ export * from './transport/server-connection.js';
 export * from './transport/socket-server.js';
 export * from './wire/index.js';
 export { p2pPlugin as default } from './plugin.js';
+export * from './storage/peer-storage.js';
+export * from './storage/p2p-schema.js';

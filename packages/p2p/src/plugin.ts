@@ -1,4 +1,5 @@
-import { asFunction, asValue } from 'awilix';
+import { asClass, asFunction, asValue } from 'awilix';
+import type {} from '@lni/database/contracts';
 import { definePlugin, type PublicServices } from '@lni/kernel';
 import { Broadcaster } from './broadcast/broadcaster.js';
 import { P2PMetrics } from './metrics/p2p-metrics.js';
@@ -12,13 +13,14 @@ import { OutgoingThrottle } from './limits/outgoing-throttle.js';
 import { PeerDiscovery } from './peers/peer-discovery.js';
 import { PeerNetwork } from './peers/peer-network.js';
 import { PeerRepository } from './peers/peer-repository.js';
-import type { PeerStore } from './peers/peer-store.js';
 import { PeerVerifier } from './peers/peer-verifier.js';
 import { PenaltyBox } from './peers/penalty-box.js';
 import { Redialer } from './peers/redialer.js';
 import { loadSeedList } from './peers/seed-list.js';
 import { VersionPolicy } from './peers/version-policy.js';
 import { P2PServer } from './server/p2p-server.js';
+import { PeerStorage } from './storage/peer-storage.js';
+import { p2pSchema } from './storage/p2p-schema.js';
 import { BlockSync } from './sync/block-sync.js';
 import type { PeerPlugin } from './wire/messages.js';
 
@@ -49,12 +51,14 @@ declare module '@lni/kernel' {
     readonly broadcaster: Broadcaster;
     /** Catches up with peers ahead of us, and leaves a fork most peers left. */
     readonly blockSync: BlockSync;
+    /** Peers and penalties in the p2p plugin's own tables; registered when `database` runs. */
+    readonly peerStorage: PeerStorage;
   }
 }
 
 /**
  * The P2P plugin, in ARK Core 3.x's dialect. The ledger (`state`) registers `p2pChain` and
- * `p2pForging`; `database`, when it runs, keeps peers and bans (`peerStorage`). Both are
+ * `p2pForging`; `database`, when it runs, holds p2p's tables of peers and bans (`peerStorage`). Both are
  * optional dependencies, so they boot first when present and tests can stand in for them.
  */
 export const p2pPlugin = definePlugin<P2POptions>({
@@ -69,6 +73,10 @@ export const p2pPlugin = definePlugin<P2POptions>({
       container.cradle.metrics,
       () => container.cradle.peerRepository.size,
     );
+    if (container.hasRegistration('schemaRegistry')) {
+      container.cradle.schemaRegistry.add('p2p', p2pSchema);
+      container.register({ peerStorage: asClass(PeerStorage).singleton() });
+    }
     container.register({
       peerRepository: asFunction(() => {
         // The box reports changes to the repository, which stores them once a store is attached.
@@ -223,7 +231,7 @@ export const p2pPlugin = definePlugin<P2POptions>({
     const { p2pServer, peerDiscovery, blockSync, broadcaster, p2pChain, peerRepository } =
       container.cradle;
     if (container.hasRegistration('peerStorage')) {
-      await peerRepository.attachStore(container.resolve<PeerStore>('peerStorage'));
+      await peerRepository.attachStore(container.cradle.peerStorage);
     }
     await p2pServer.start();
     // Transactions posted to our API start here with no hops; peers' ones the server passes on.

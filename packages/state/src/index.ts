@@ -27,3 +27,8 @@ export * from './ledger/supply-counter.js';
 export * from './ledger/state-ledger-reader.js';
 export * from './ledger/ledger-forging-port.js';
 export type * from './ledger/state-options.js';
+export type * from './blocks/committed-block.js';
+export type { AppliedBlockEvent, AppliedBlockEventName } from './blocks/chain-events.js';
+export * from './storage/missed-slot-storage.js';
+export * from './storage/pool-storage.js';
+export * from './storage/state-schema.js';

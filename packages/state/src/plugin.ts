@@ -1,4 +1,6 @@
-import { asFunction, asValue, type AwilixContainer, type Resolver } from 'awilix';
+import { asClass, asFunction, asValue, type AwilixContainer, type Resolver } from 'awilix';
+import { SharedTransaction } from '@lni/database';
+import type {} from '@lni/database/contracts';
 import {
   blockFromJson,
   loadNetworkConfig,
@@ -9,6 +11,7 @@ import {
 import { definePlugin, describeError, type Cradle } from '@lni/kernel';
 import { join } from 'node:path';
 import { BlockProcessor } from './blocks/block-processor.js';
+import type { BlockCommit, CommittedBlock } from './blocks/committed-block.js';
 import { DatabaseBlockStore } from './blocks/database-block-store.js';
 import { LedgerChainPort } from './chain/ledger-chain-port.js';
 import { StateRebuilder } from './chain/state-rebuilder.js';
@@ -36,6 +39,9 @@ import {
 import { WalletReplica } from './wallets/replica/wallet-replica.js';
 import { WalletRepository } from './wallets/wallet-repository.js';
 import type { WalletStore } from './wallets/wallet-store.js';
+import { MissedSlotStorage } from './storage/missed-slot-storage.js';
+import { PoolStorage } from './storage/pool-storage.js';
+import { stateSchema } from './storage/state-schema.js';
 
 /** A service's public members: classes with private fields would not merge across src and dist. */
 type Service<T> = { [K in keyof T]: T[K] };
@@ -50,6 +56,12 @@ declare module '@lni/kernel' {
     readonly walletQueries: AsyncWalletQueries;
     readonly blockProcessor: Service<BlockProcessor>;
     readonly transactionPool: Service<TransactionPool>;
+    /** The transaction each applied block is stored in; join it to write with the block. */
+    readonly blockCommit: BlockCommit;
+    /** The transaction pool as kept on disk (state's table). */
+    readonly poolStorage: Service<PoolStorage>;
+    /** Slots delegates let pass, with the block after each gap (state's table). */
+    readonly missedSlotStorage: Service<MissedSlotStorage>;
   }
 }
 
@@ -103,7 +115,13 @@ export const statePlugin = definePlugin<StateOptions>({
       height: () => container.cradle.blockProcessor.lastBlock?.height ?? 0,
       poolSize: () => container.cradle.transactionPool.size,
     });
+    container.cradle.schemaRegistry.add('state', stateSchema);
     container.register({
+      poolStorage: asClass(PoolStorage).singleton(),
+      missedSlotStorage: asClass(MissedSlotStorage).singleton(),
+      blockCommit: asFunction(
+        ({ database }) => new SharedTransaction<CommittedBlock>({ database }),
+      ).singleton(),
       walletRepository: asValue(walletRepository),
       walletQueryEngine: asValue(walletQueryEngine),
       walletQueries: asValue(
@@ -115,7 +133,14 @@ export const statePlugin = definePlugin<StateOptions>({
       ),
       stateWalletReplica: asValue(walletReplica),
       blockProcessor: asFunction(
-        ({ database, blockStorage, roundStorage, missedSlotStorage, transactionPool }) =>
+        ({
+          database,
+          blockStorage,
+          roundStorage,
+          missedSlotStorage,
+          transactionPool,
+          blockCommit,
+        }) =>
           new BlockProcessor({
             wallets: walletRepository,
             milestones,
@@ -126,6 +151,7 @@ export const statePlugin = definePlugin<StateOptions>({
               blockStorage,
               rounds: { storage: roundStorage, elections: roundKeeper },
               missedSlots: { storage: missedSlotStorage, log: missedSlots },
+              blockCommit,
             }),
             logger,
             events,

@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
-import type { MissedSlotStorage, Service } from '@lni/database';
+import type { Service } from '@lni/database';
+import type { MissedSlotStorage } from '@lni/state';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { pageOf } from '../pagination/envelope.js';
 import {

@@ -1,4 +1,4 @@
-import type { Webhook } from '@lni/database';
+import type { Webhook } from './storage/webhook-storage.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConditionMatcher, ConditionTimeoutError } from './condition-matcher.js';
 

@@ -1,4 +1,4 @@
-import type { Webhook } from '@lni/database';
+import type { Webhook } from './storage/webhook-storage.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';

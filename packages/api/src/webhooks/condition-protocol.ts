@@ -1,4 +1,4 @@
-import type { WebhookCondition } from '@lni/database';
+import type { WebhookCondition } from './storage/webhook-storage.js';
 import type { JsonValue } from '../resources/json-values.js';
 
 /** What the condition worker is told, in order: the webhooks, then events to match. */

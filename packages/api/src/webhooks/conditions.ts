@@ -1,4 +1,4 @@
-import type { WebhookCondition } from '@lni/database';
+import type { WebhookCondition } from './storage/webhook-storage.js';
 import { isDeepStrictEqual } from 'node:util';
 import { ConditionPattern } from './condition-pattern.js';
 

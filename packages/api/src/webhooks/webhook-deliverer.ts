@@ -1,5 +1,6 @@
 import type { Logger } from '@lni/kernel';
-import type { Service, WebhookDelivery, WebhookStorage } from '@lni/database';
+import type { Service } from '@lni/database';
+import type { WebhookDelivery, WebhookStorage } from './storage/webhook-storage.js';
 import { createHmac } from 'node:crypto';
 
 /** The header carrying `sha256=<hex HMAC-SHA256 of the body under the webhook's secret>`. */

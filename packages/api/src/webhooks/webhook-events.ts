@@ -1,5 +1,8 @@
-import type { Service, Webhook, WebhookStorage } from '@lni/database';
+import type { Service } from '@lni/database';
+import type { Webhook, WebhookDelivery, WebhookStorage } from './storage/webhook-storage.js';
+import type { EntityManager } from '@lni/database/contracts';
 import type { Logger } from '@lni/kernel';
+import type { CommittedBlock } from '@lni/state';
 import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '../resources/json-values.js';
 import type { ConditionMatcher } from './condition-matcher.js';
@@ -20,16 +23,23 @@ export interface WebhookEventSource {
   ): () => void;
 }
 
+/** The events of an applied block, whose deliveries are written with the block when it can. */
+const BLOCK_EVENTS: ReadonlySet<WebhookEvent> = new Set(['block.applied', 'transaction.applied']);
+
 /**
  * Turns the node's events into deliveries: for each enabled webhook of the event whose
  * conditions hold on its data, one delivery row with the body to send, written to the database
- * before anything is sent. Conditions are tested by the matcher's worker thread, never on the
- * thread that applies blocks; events are written in the order they happened.
+ * before anything is sent. An applied block's events are written in the block's own database
+ * transaction (`blockCommitting`, once joined), so a crash right after the commit loses none;
+ * the other events as they are published. Conditions are tested by the matcher's worker
+ * thread, never on the thread that applies blocks; events are written in the order they happened.
  */
 export class WebhookEvents {
   private webhooks: readonly Webhook[] = [];
   private readonly unsubscribe: (() => void)[] = [];
   private writing: Promise<unknown> = Promise.resolve();
+  /** True once the block's transaction writes its events' deliveries (see `blockCommitting`). */
+  private withBlocks = false;
 
   constructor(
     private readonly deps: {
@@ -50,12 +60,46 @@ export class WebhookEvents {
     for (const event of WEBHOOK_EVENTS) this.follow(event);
   }
 
+  /** From now on, an applied block's deliveries come through `blockCommitting`, not the bus. */
+  writeWithBlocks(): void {
+    this.withBlocks = true;
+  }
+
+  /**
+   * Writes the deliveries of a block's events in the block's transaction (`manager`); returns
+   * what wakes the deliverer once the block is committed. A failure here fails the block, which
+   * is then not stored either, rather than stored without its deliveries.
+   */
+  async blockCommitting(
+    manager: EntityManager,
+    { events }: Pick<CommittedBlock, 'events'>,
+  ): Promise<(() => void) | void> {
+    const deliveries = [];
+    for (const applied of events) {
+      if (applied.event !== 'transaction.applied' && applied.event !== 'block.applied') continue;
+      const webhooks = this.subscribed(applied.event);
+      if (webhooks.length === 0) continue;
+      // Narrowed per event, so that each payload is checked against the data made from it.
+      const data =
+        applied.event === 'block.applied'
+          ? webhookEventData(applied.event, applied.payload, this.deps.sources)
+          : webhookEventData(applied.event, applied.payload, this.deps.sources);
+      deliveries.push(...(await this.deliveries(applied.event, webhooks, data, Date.now())));
+    }
+    if (deliveries.length === 0) return;
+    await this.deps.webhookStorage.enqueue(deliveries, manager);
+    return this.deps.written;
+  }
+
+  private subscribed(event: WebhookEvent): Webhook[] {
+    return this.webhooks.filter((webhook) => webhook.enabled && webhook.event === event);
+  }
+
   private follow<K extends WebhookEvent>(event: K): void {
     this.unsubscribe.push(
       this.deps.events.on(event, (payload) => {
-        const webhooks = this.webhooks.filter(
-          (webhook) => webhook.enabled && webhook.event === event,
-        );
+        if (this.withBlocks && isBlockEvent(event)) return;
+        const webhooks = this.subscribed(event);
         // Most events have no webhook: their data is not even made.
         if (webhooks.length === 0) return;
         this.happened(event, webhooks, webhookEventData(event, payload, this.deps.sources));
@@ -87,30 +131,40 @@ export class WebhookEvents {
   /** ARK's body `{ timestamp, data, event }`, and the delivery's id, which ARK does not send. */
   private happened(event: WebhookEvent, webhooks: readonly Webhook[], data: JsonValue): void {
     const timestamp = Date.now();
-    const conditional = webhooks.filter((webhook) => webhook.conditions.length > 0);
     // In event order, one write after the other.
     this.writing = this.writing
       .then(async () => {
-        const matching = new Set(await this.matching(event, conditional, data));
-        const deliveries = webhooks
-          .filter((webhook) => webhook.conditions.length === 0 || matching.has(webhook.id))
-          .map((webhook) => {
-            const delivery = randomUUID();
-            return {
-              id: delivery,
-              webhookId: webhook.id,
-              body: JSON.stringify({ timestamp, data, event, delivery }),
-              status: 'pending' as const,
-              attempts: 0,
-              nextAttemptAt: Date.now(),
-              createdAt: Date.now(),
-            };
-          });
+        const deliveries = await this.deliveries(event, webhooks, data, timestamp);
         if (deliveries.length === 0) return;
         await this.deps.webhookStorage.enqueue(deliveries);
         this.deps.written();
       })
       .catch(this.deps.onError);
+  }
+
+  /** One delivery for each of `webhooks` whose conditions hold on `data`. */
+  private async deliveries(
+    event: WebhookEvent,
+    webhooks: readonly Webhook[],
+    data: JsonValue,
+    timestamp: number,
+  ): Promise<WebhookDelivery[]> {
+    const conditional = webhooks.filter((webhook) => webhook.conditions.length > 0);
+    const matching = new Set(await this.matching(event, conditional, data));
+    return webhooks
+      .filter((webhook) => webhook.conditions.length === 0 || matching.has(webhook.id))
+      .map((webhook) => {
+        const delivery = randomUUID();
+        return {
+          id: delivery,
+          webhookId: webhook.id,
+          body: JSON.stringify({ timestamp, data, event, delivery }),
+          status: 'pending' as const,
+          attempts: 0,
+          nextAttemptAt: Date.now(),
+          createdAt: Date.now(),
+        };
+      });
   }
 
   /** The conditional webhooks that match; none when the matcher failed (said in the log). */
@@ -133,4 +187,8 @@ export class WebhookEvents {
       return [];
     }
   }
+}
+
+function isBlockEvent(event: string): event is 'block.applied' | 'transaction.applied' {
+  return BLOCK_EVENTS.has(event as WebhookEvent);
 }

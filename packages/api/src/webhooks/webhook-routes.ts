@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import type { Service, Webhook, WebhookStorage } from '@lni/database';
+import type { Service } from '@lni/database';
+import type { Webhook, WebhookStorage } from './storage/webhook-storage.js';
 import Joi from 'joi';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { pageOf } from '../pagination/envelope.js';

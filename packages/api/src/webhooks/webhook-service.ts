@@ -1,5 +1,7 @@
 import type { Logger } from '@lni/kernel';
-import type { Service, WebhookStorage } from '@lni/database';
+import type { BlockCommit } from '@lni/state';
+import type { Service } from '@lni/database';
+import type { WebhookStorage } from './storage/webhook-storage.js';
 import { Counter, type Registry } from 'prom-client';
 import { ConditionMatcher } from './condition-matcher.js';
 import { WebhookDeliverer, type DeliveryOptions } from './webhook-deliverer.js';
@@ -10,6 +12,7 @@ import { WebhookEvents, type WebhookEventSource } from './webhook-events.js';
 export class WebhookService {
   private readonly events: WebhookEvents;
   private readonly deliverer: WebhookDeliverer;
+  private leaveBlocks: (() => void) | undefined;
 
   constructor(deps: {
     readonly events: WebhookEventSource;
@@ -49,6 +52,17 @@ export class WebhookService {
     this.deliverer.start();
   }
 
+  /**
+   * Writes the deliveries of each applied block in the block's own transaction (an outbox):
+   * stored with the block or not at all, sent once it is committed.
+   */
+  writeWithBlocks(blockCommit: Pick<BlockCommit, 'join'>): void {
+    this.leaveBlocks ??= blockCommit.join((manager, block) =>
+      this.events.blockCommitting(manager, block),
+    );
+    this.events.writeWithBlocks();
+  }
+
   /** After a webhook changed: events see the change, and a re-enabled one is sent at once. */
   async changed(): Promise<void> {
     await this.events.reload();
@@ -56,6 +70,8 @@ export class WebhookService {
   }
 
   async stop(): Promise<void> {
+    this.leaveBlocks?.();
+    this.leaveBlocks = undefined;
     await this.events.stop();
     await this.deliverer.stop();
   }

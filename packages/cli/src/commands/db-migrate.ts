@@ -3,23 +3,30 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  Application,
   closeLogFiles,
   createLogger,
   loadEnvironment,
+  loadModePlugins,
+  planFromPlugins,
   parseLogLevel,
   readAppConfig,
   resolvePaths,
   RUN_MODES,
+  type Environment,
   type Logger,
+  type NodePaths,
   type RunMode,
 } from '@lni/kernel';
 import {
   Database,
   databaseOptionsFromEnvironment,
   migrateDatabase,
+  type OwnedMigrations,
   type UpgradeProgress,
 } from '@lni/database';
-import { DEFAULT_NETWORK } from '../networks.js';
+import type {} from '@lni/database/contracts';
+import { DEFAULT_NETWORK, defaultAppFile, repositoryRoot } from '../networks.js';
 import type { CommandResult } from '../program.js';
 
 interface MigrateFlags {
@@ -64,6 +71,7 @@ async function migrate(flags: MigrateFlags): Promise<number> {
     databaseOptions: databaseOptionsFromEnvironment(env, await appOptions(configDir, flags.mode)),
     dataDirectory: paths.data,
   });
+  const schema = await pluginSchema(configDir, flags, env, paths, logger);
   const progress = progressReporter(logger, process.stderr.isTTY === true);
   // The first Ctrl-C stops the 2.7 upgrade after the batch in flight; past its last batch the
   // run finishes (each later step commits whole, so killing it loses nothing the next run
@@ -84,6 +92,7 @@ async function migrate(flags: MigrateFlags): Promise<number> {
     await database.open();
     const outcome = await migrateDatabase(database, {
       logger,
+      ...(schema && { schema }),
       batchRows: flags.batchRows,
       onProgress: progress.update,
       signal: interruption.signal,
@@ -120,6 +129,37 @@ function positiveInteger(value: string): number {
     throw new InvalidArgumentError('expected a positive integer');
   }
   return parsed;
+}
+
+/**
+ * Every plugin's migrations, as the node of `mode` would run them at start: the plugins app.json
+ * lists (the config directory's, else the network's default) are registered (wiring only,
+ * nothing is booted or written) and the database plugin's schema registry read.
+ */
+async function pluginSchema(
+  configDir: string,
+  flags: MigrateFlags,
+  env: Environment,
+  paths: NodePaths,
+  logger: Logger,
+): Promise<readonly OwnedMigrations[] | undefined> {
+  const own = join(configDir, 'app.json');
+  const appFile = existsSync(own) ? own : defaultAppFile(flags.network);
+  const choices = await loadModePlugins({
+    appConfig: await readAppConfig(appFile),
+    appFile,
+    mode: flags.mode,
+    searchFrom: [process.cwd(), repositoryRoot],
+  });
+  const app = new Application(
+    { mode: flags.mode, network: flags.network, paths, logger },
+    planFromPlugins(choices, flags.mode, env),
+  );
+  app.register();
+  const { container } = app;
+  return container.hasRegistration('schemaRegistry')
+    ? container.cradle.schemaRegistry.migrations()
+    : undefined;
 }
 
 /** The database plugin's options of `mode` in the config directory's app.json, if any. */

@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { schemaMigrations } from '../migrations/index.js';
 
 /** The resolved place to connect to, embedded or not. */
 export interface ConnectionTarget {
@@ -12,10 +11,17 @@ export interface ConnectionTarget {
   readonly poolSize: number;
 }
 
-/** TypeORM's own bookkeeping table; 2.7 used `migrations`, so ours must not collide. */
+/** TypeORM entity classes the plugins registered (see SchemaRegistry). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity targets
+export type EntityClasses = readonly Function[];
+
+/** The applied migrations (TypeORM's layout); 2.7 used `migrations`, so ours must not collide. */
 export const MIGRATIONS_TABLE = 'lni_migrations';
 
-export function createDataSource(target: ConnectionTarget): DataSource {
+export function createDataSource(
+  target: ConnectionTarget,
+  entities: EntityClasses = [],
+): DataSource {
   return new DataSource({
     type: 'postgres',
     ...(target.url
@@ -28,9 +34,8 @@ export function createDataSource(target: ConnectionTarget): DataSource {
           password: target.password,
         }),
     poolSize: target.poolSize,
-    migrations: schemaMigrations,
-    migrationsTableName: MIGRATIONS_TABLE,
-    migrationsTransactionMode: 'each',
+    // Migrations run through migration-runner.ts, plugin by plugin, into MIGRATIONS_TABLE.
+    entities: [...entities],
     synchronize: false,
     logging: false,
     // One attempt; connectWithRetry bounds the whole wait (a server on a LAN answers in ms).

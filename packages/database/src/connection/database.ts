@@ -5,7 +5,7 @@ import type { EventBus } from '@lni/kernel';
 import type { DatabaseOptions } from '../config.js';
 import { DatabaseError } from '../errors.js';
 import { AvailabilityMonitor } from './availability-monitor.js';
-import { createDataSource, type ConnectionTarget } from './data-source.js';
+import { createDataSource, type ConnectionTarget, type EntityClasses } from './data-source.js';
 import { startEmbeddedServer, type EmbeddedServer } from './embedded-server.js';
 import { describeConnectionFailure } from './connection-failure.js';
 import { connectWithRetry, isTransientConnectionError } from './retry.js';
@@ -28,6 +28,8 @@ export interface DatabaseDeps {
   /** The node's data directory; the embedded database lives in `<data>/database`. */
   readonly dataDirectory: string;
   readonly events?: EventBus;
+  /** Entity classes of the plugins, read when the connection opens (all have registered by then). */
+  readonly entities?: () => EntityClasses;
 }
 
 /** The node's connection to PostgreSQL (or the embedded PGlite), opened in `open()`. */
@@ -184,7 +186,7 @@ export class Database {
     try {
       this.source = await connectWithRetry(
         async () => {
-          const source = createDataSource(target);
+          const source = createDataSource(target, this.deps.entities?.() ?? []);
           return source.initialize();
         },
         databaseOptions.retry,

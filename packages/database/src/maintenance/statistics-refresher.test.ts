@@ -7,7 +7,6 @@ import {
 import { makeChain } from '../__fixtures__/chain.js';
 import type { Database } from '../connection/database.js';
 import { BlockStorage } from '../storage/block-storage.js';
-import { PoolStorage } from '../storage/pool-storage.js';
 import { StatisticsRefresher } from './statistics-refresher.js';
 
 describe.skipIf(postgresSkipReason)('StatisticsRefresher on PostgreSQL', () => {
@@ -54,22 +53,25 @@ describe.skipIf(postgresSkipReason)('StatisticsRefresher on PostgreSQL', () => {
     expect(await plannerRows()).toBe(3_100);
   });
 
-  it('vacuums the pool table at every check, so transactions that left it free their space', async () => {
-    const pool = new PoolStorage({ database });
-    const refresher = new StatisticsRefresher({ database, logger: quietLogger(), intervalMs: 0 });
-    const rows = Array.from({ length: 2_000 }, (_, i) => ({
-      id: i.toString(16).padStart(64, '0'),
-      serialized: Buffer.alloc(150, i % 256),
-      addedAt: i,
-    }));
-    await pool.save(rows);
-    await pool.remove(rows.map((row) => row.id));
+  it("vacuums the plugins' churning tables at every check, so rows that left free their space", async () => {
+    // A plugin's queue table, as the pool's: rows added then deleted.
+    await database.manager.query('CREATE TABLE scratch_queue (id int PRIMARY KEY, body bytea)');
+    const refresher = new StatisticsRefresher({
+      database,
+      logger: quietLogger(),
+      intervalMs: 0,
+      churningTables: () => ['scratch_queue'],
+    });
+    await database.manager.query(
+      "INSERT INTO scratch_queue SELECT i, decode(repeat('ab', 150), 'hex') FROM generate_series(1, 2000) i",
+    );
+    await database.manager.query('DELETE FROM scratch_queue');
     const size = async () =>
       Number(
         (
-          (await database.manager.query(
-            `SELECT pg_relation_size('pool_transactions') AS bytes`,
-          )) as { bytes: string }[]
+          (await database.manager.query(`SELECT pg_relation_size('scratch_queue') AS bytes`)) as {
+            bytes: string;
+          }[]
         )[0]?.bytes,
       );
     expect(await size()).toBeGreaterThan(0);

@@ -6,6 +6,8 @@ export interface StatisticsRefresherDeps {
   readonly logger: Logger;
   /** How often the chain's growth is checked; 0 turns the refresher off. */
   readonly intervalMs: number;
+  /** Tables whose rows come and go, vacuumed at every check (see SchemaContribution). */
+  readonly churningTables?: () => readonly string[];
 }
 
 /**
@@ -18,9 +20,9 @@ export interface StatisticsRefresherDeps {
  * rows: 8 ms before VACUUM, 3 ms after). Both run whenever the chain grew by half since the last
  * time (and by at least 100 blocks), so the estimates stay within a factor of 1.5.
  *
- * The pool's table is vacuumed at every check: each transaction the node ever pooled is a row
- * added then deleted, and without autovacuum its indexes would grow with every one of them. It
- * holds at most the pool's few thousand live rows, so the vacuum takes milliseconds.
+ * The plugins' churning tables (the pool's) are vacuumed at every check: each transaction the
+ * node ever pooled is a row added then deleted, and without autovacuum its indexes would grow
+ * with every one of them. They hold few live rows, so the vacuum takes milliseconds.
  */
 export class StatisticsRefresher {
   private timer: NodeJS.Timeout | undefined;
@@ -53,7 +55,8 @@ export class StatisticsRefresher {
   private async refreshIfGrown(): Promise<void> {
     const { database, logger } = this.deps;
     try {
-      await database.manager.query('VACUUM pool_transactions');
+      const churning = this.deps.churningTables?.() ?? [];
+      if (churning.length > 0) await database.manager.query(`VACUUM ${churning.join(', ')}`);
       const rows = (await database.manager.query(
         'SELECT coalesce(max(height), 0) AS height FROM blocks',
       )) as { height: number | string }[];

@@ -2,7 +2,10 @@ import type { Logger } from '@lni/kernel';
 import type { DatabaseConnection } from '../connection/database.js';
 import { MigrationError } from '../errors.js';
 import { upgradeLegacyDatabase, type UpgradeProgress } from '../upgrade/legacy-upgrade.js';
+import type { OwnedMigrations } from '../schema/schema-registry.js';
+import { databaseSchema } from './index.js';
 import { withMigrationLogger } from './migration-logger.js';
+import { pendingMigrations, runMigrations } from './migration-runner.js';
 import { detectSchemaState } from './schema-state.js';
 
 export interface MigrateOptions {
@@ -19,6 +22,8 @@ export interface MigrateOptions {
    * there was no 2.7 database (migrations only).
    */
   readonly onFinishing?: () => void;
+  /** Every plugin's migrations, in dependency order; the database plugin's own by default. */
+  readonly schema?: readonly OwnedMigrations[];
 }
 
 export interface MigrateResult {
@@ -49,7 +54,7 @@ export async function migrateDatabase(
   } else {
     options.onFinishing?.();
   }
-  const applied = await applySchemaMigrations(database, logger);
+  const applied = await applySchemaMigrations(database, logger, options.schema);
   if (upgradedRows !== undefined) {
     // A freshly filled table has no visibility map yet: without it every count reads the heap.
     await database.dataSource.query(
@@ -61,10 +66,15 @@ export async function migrateDatabase(
   return upgradedRows === undefined ? { applied } : { upgradedRows, applied };
 }
 
-/** Applies pending migrations; refuses a 2.7 database, which needs `kernel db:migrate`. */
+/**
+ * Applies pending migrations, plugin by plugin in the order of `schema` (the database plugin's
+ * own by default); refuses a 2.7 database, which needs `kernel db:migrate`. Each migration is
+ * logged at debug, the count at info.
+ */
 export async function applySchemaMigrations(
   database: DatabaseConnection,
   logger: Logger,
+  schema: readonly OwnedMigrations[] = [databaseSchema],
 ): Promise<string[]> {
   if ((await detectSchemaState(database.manager)) === 'legacy') {
     throw new MigrationError(
@@ -72,16 +82,17 @@ export async function applySchemaMigrations(
     );
   }
   const applied = await withMigrationLogger(logger, () =>
-    database.dataSource.runMigrations({ transaction: 'each' }),
+    runMigrations(database.dataSource, schema, logger),
   );
-  for (const migration of applied) {
-    logger.info({ migration: migration.name }, 'Migration applied');
-  }
-  return applied.map((migration) => migration.name);
+  if (applied.length > 0) logger.info({ count: applied.length }, 'Migrations applied');
+  return applied;
 }
 
 /** True when a migration is waiting (boot with `migrateOnStart: false` refuses then). */
-export async function hasPendingMigrations(database: DatabaseConnection): Promise<boolean> {
+export async function hasPendingMigrations(
+  database: DatabaseConnection,
+  schema: readonly OwnedMigrations[] = [databaseSchema],
+): Promise<boolean> {
   if ((await detectSchemaState(database.manager)) === 'legacy') return true;
-  return database.dataSource.showMigrations();
+  return (await pendingMigrations(database.dataSource, schema)).length > 0;
 }

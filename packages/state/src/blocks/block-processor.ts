@@ -21,7 +21,7 @@ import { BlockRejectedError } from './block-rejected-error.js';
 import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
 import { tellApplied, tellReverted, type ChainListener } from './chain-listener.js';
 import { verifiedBefore, type VerifiedTransactions } from './verified-transactions.js';
-import { emitBlockApplied } from './chain-events.js';
+import { appliedBlockEvents, emitBlockApplied, type AppliedBlockEvent } from './chain-events.js';
 import type { ForgingSchedule } from './forging-schedule.js';
 import { creditGenerator, debitGenerator } from './generator-credit.js';
 import { applyTransaction, revertTransaction, ruleOf } from './transaction-steps.js';
@@ -150,11 +150,11 @@ export class BlockProcessor {
     }
     const { wallets, blockStore } = this.#deps;
     const checkpoint = wallets.checkpoint();
-    let changed: string[];
+    let applied: AppliedBlockEvent[];
     try {
       this.#applyTransactions(block);
-      changed = wallets.changedSince(checkpoint);
-      await blockStore.save(block, serialized);
+      applied = this.#appliedEvents(block, wallets.changedSince(checkpoint));
+      await blockStore.save(block, serialized, applied);
     } catch (error) {
       wallets.rollback(checkpoint);
       if (error instanceof BlockRejectedError) throw error;
@@ -173,7 +173,7 @@ export class BlockProcessor {
     const ms = performance.now() - started;
     this.#deps.applyDurations?.observe(ms / 1000);
     this.#logApplied(block, Math.round(ms));
-    this.#emitApplied(block, changed);
+    if (this.#deps.events) emitBlockApplied(this.#deps.events, applied);
     tellApplied(this.#deps.chainListeners ?? [], block, this.#deps.logger);
   }
 
@@ -399,10 +399,9 @@ export class BlockProcessor {
     };
   }
 
-  #emitApplied(block: FullBlock, changed: readonly string[]): void {
-    const { events, elections, wallets } = this.#deps;
-    if (!events) return;
-    emitBlockApplied(events, block, {
+  #appliedEvents(block: FullBlock, changed: readonly string[]): AppliedBlockEvent[] {
+    const { elections, wallets } = this.#deps;
+    return appliedBlockEvents(block, {
       ...(elections && { elections }),
       addressOf: (publicKey) => this.#addressOf(publicKey),
       usernameOf: (publicKey) => wallets.byPublicKey(publicKey)?.attributes.delegate?.username,

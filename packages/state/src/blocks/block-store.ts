@@ -1,3 +1,4 @@
+import type { AppliedBlockEvent } from './chain-events.js';
 import type { BlockData, TransactionData } from '@lni/crypto';
 import type { LastBlock } from '../wallets/last-block.js';
 
@@ -18,9 +19,14 @@ export interface BlockStore {
   blocksInRange(from: number, to: number): Promise<FullBlock[]>;
   /**
    * Saves the block and its transactions as one unit; `serialized`, when given, are the
-   * transactions' wire bytes, stored as they are.
+   * transactions' wire bytes, stored as they are. `events`: what the block did, for the
+   * plugins that write something with it (see CommittedBlock).
    */
-  save(block: FullBlock, serialized?: readonly Uint8Array[]): Promise<void>;
+  save(
+    block: FullBlock,
+    serialized?: readonly Uint8Array[],
+    events?: readonly AppliedBlockEvent[],
+  ): Promise<void>;
   /** Deletes every block above `height` and its transactions, as one unit. */
   deleteAbove(height: number): Promise<void>;
   /** The last block `generatorPublicKey` forged below `height` (a delegate's lastBlock on revert). */

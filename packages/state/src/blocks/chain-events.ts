@@ -1,5 +1,5 @@
 import { TransactionType, TransactionTypeGroup, type TransactionData } from '@lni/crypto';
-import type { EventBus } from '@lni/kernel';
+import type { EventBus, EventMap } from '@lni/kernel';
 import type { ElectionLog } from '../ledger/election-log.js';
 import type { BlockReference, DelegateEvent } from './block-events.js';
 import type { FullBlock } from './block-store.js';
@@ -15,38 +15,65 @@ export interface AppliedBlockContext {
   readonly changed: readonly string[];
 }
 
+/** The events an applied block publishes, in the order they are published. */
+export type AppliedBlockEventName =
+  | 'transaction.applied'
+  | 'delegate.registered'
+  | 'delegate.resigned'
+  | 'block.applied'
+  | 'round.applied'
+  | 'wallets.changed';
+
+/** One event of an applied block with its payload, as the bus carries it. */
+export type AppliedBlockEvent = {
+  readonly [K in AppliedBlockEventName]: { readonly event: K; readonly payload: EventMap[K] };
+}[AppliedBlockEventName];
+
 /**
- * Publishes what an applied block did, once it is stored: each transaction, delegates
+ * What an applied block did, made before it is stored (so that plugins joining the block's
+ * transaction write what follows from it with the block): each transaction, delegates
  * registered or resigned, the block, the round it elected, then the wallets it changed.
  */
-export function emitBlockApplied(
-  events: EventBus,
+export function appliedBlockEvents(
   block: FullBlock,
   context: AppliedBlockContext,
-): void {
+): AppliedBlockEvent[] {
+  const events: AppliedBlockEvent[] = [];
   const reference: BlockReference = {
     id: block.id,
     height: block.height,
     timestamp: block.timestamp,
   };
   for (const transaction of block.transactions ?? []) {
-    events.emit('transaction.applied', { transaction, block: reference });
+    events.push({ event: 'transaction.applied', payload: { transaction, block: reference } });
     const kind = delegateEventOf(transaction);
-    if (kind) events.emit(kind, delegateEvent(transaction, reference, context));
+    if (kind) events.push({ event: kind, payload: delegateEvent(transaction, reference, context) });
   }
-  events.emit('block.applied', { block });
+  events.push({ event: 'block.applied', payload: { block } });
   const elected = context.elections?.electedBy(block.height);
   if (elected) {
-    events.emit('round.applied', {
-      round: elected.round,
-      height: block.height,
-      delegates: elected.order,
-      votes: elected.votes,
+    events.push({
+      event: 'round.applied',
+      payload: {
+        round: elected.round,
+        height: block.height,
+        delegates: elected.order,
+        votes: elected.votes,
+      },
     });
   }
   if (context.changed.length > 0) {
-    events.emit('wallets.changed', { addresses: context.changed, height: block.height });
+    events.push({
+      event: 'wallets.changed',
+      payload: { addresses: context.changed, height: block.height },
+    });
   }
+  return events;
+}
+
+/** Publishes an applied block's events, once it is stored. */
+export function emitBlockApplied(events: EventBus, applied: readonly AppliedBlockEvent[]): void {
+  for (const { event, payload } of applied) events.emit(event, payload as never);
 }
 
 function delegateEventOf(

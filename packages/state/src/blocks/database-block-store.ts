@@ -9,12 +9,15 @@ import type {
   BlockStorage,
   BlockWithTransactions,
   DatabaseConnection,
-  MissedSlotStorage,
   RoundStorage,
   SerializedTransaction,
   Service,
   StoredTransaction,
 } from '@lni/database';
+import type { EntityManager } from '@lni/database/contracts';
+import type { MissedSlotStorage } from '../storage/missed-slot-storage.js';
+import type { AppliedBlockEvent } from './chain-events.js';
+import type { BlockCommit } from './committed-block.js';
 import type { ElectionLog } from '../ledger/election-log.js';
 import type { MissedSlotLog } from '../production/missed-slots.js';
 import { roundRows } from '../ledger/stored-rounds.js';
@@ -40,6 +43,8 @@ export interface DatabaseBlockStoreDeps {
     readonly storage: Service<MissedSlotStorage>;
     readonly log: MissedSlotLog;
   };
+  /** With it, each block is stored in the transaction other plugins join (see CommittedBlock). */
+  readonly blockCommit?: BlockCommit;
 }
 
 /** The BlockStore on @lni/database: transactions travel as their serialized bytes. */
@@ -48,12 +53,20 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
   readonly #storage: Service<BlockStorage>;
   readonly #rounds: DatabaseBlockStoreDeps['rounds'];
   readonly #missedSlots: DatabaseBlockStoreDeps['missedSlots'];
+  readonly #blockCommit: BlockCommit | undefined;
 
-  constructor({ database, blockStorage, rounds, missedSlots }: DatabaseBlockStoreDeps) {
+  constructor({
+    database,
+    blockStorage,
+    rounds,
+    missedSlots,
+    blockCommit,
+  }: DatabaseBlockStoreDeps) {
     this.#database = database;
     this.#storage = blockStorage;
     this.#rounds = rounds;
     this.#missedSlots = missedSlots;
+    this.#blockCommit = blockCommit;
   }
 
   async lastBlock(): Promise<FullBlock | undefined> {
@@ -118,17 +131,26 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
     );
   }
 
-  async save(block: FullBlock, serialized?: readonly Uint8Array[]): Promise<void> {
+  async save(
+    block: FullBlock,
+    serialized?: readonly Uint8Array[],
+    events: readonly AppliedBlockEvent[] = [],
+  ): Promise<void> {
     const rounds = this.#rounds;
     const elected = rounds?.elections.electedBy(block.height);
     const missed = this.#missedSlots?.log.missedAt(block.height) ?? [];
     const stored = withStoredTransactions(block, serialized);
-    if (!elected && missed.length === 0) return this.#storage.saveBlocks([stored]);
-    await this.#database.transaction(async (manager) => {
+    const commit = this.#blockCommit;
+    if (!elected && missed.length === 0 && !commit?.joined) {
+      return this.#storage.saveBlocks([stored]);
+    }
+    const write = async (manager: EntityManager) => {
       await this.#storage.saveBlocks([stored], manager);
       if (rounds && elected) await rounds.storage.saveRound(roundRows(elected), manager);
       await this.#missedSlots?.storage.save(missed, manager);
-    });
+    };
+    if (commit) await commit.run({ block, events }, write);
+    else await this.#database.transaction(write);
   }
 
   async deleteAbove(height: number): Promise<void> {

@@ -1,4 +1,5 @@
-import type { PoolStorage, Service, StoredPoolTransaction } from '@lni/database';
+import type { Service } from '@lni/database';
+import type { PoolStorage, StoredPoolTransaction } from '../storage/pool-storage.js';
 import type { Logger } from '@lni/kernel';
 import type { PoolEntry } from './pool-entry.js';
 

@@ -1,4 +1,5 @@
-import type { PoolStorage, Service } from '@lni/database';
+import type { Service } from '@lni/database';
+import type { PoolStorage } from '../storage/pool-storage.js';
 import type { Logger } from '@lni/kernel';
 import type { LegacyPoolFile } from './legacy-pool-file.js';
 import type { RestoreResult, TransactionPool } from './transaction-pool.js';

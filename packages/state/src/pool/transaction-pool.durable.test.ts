@@ -1,5 +1,5 @@
 import { serializeTransaction, type TransactionData } from '@lni/crypto';
-import { PoolStorage } from '@lni/database';
+import { PoolStorage } from '../storage/pool-storage.js';
 import { createLogger } from '@lni/kernel';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

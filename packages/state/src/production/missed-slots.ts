@@ -1,5 +1,5 @@
 import { calculateRound, type Milestones } from '@lni/crypto';
-import type { MissedSlot } from '@lni/database';
+import type { MissedSlot } from '../storage/missed-slot-storage.js';
 import type { BlockHook } from '../blocks/block-hook.js';
 import type { FullBlock } from '../blocks/block-store.js';
 import type { WalletStore } from '../wallets/wallet-store.js';

@@ -1,4 +1,5 @@
-import type { MissedSlotStorage, Service } from '@lni/database';
+import type { Service } from '@lni/database';
+import type { MissedSlotStorage } from '../storage/missed-slot-storage.js';
 import type { MissedSlotTracker } from './missed-slots.js';
 
 /**

@@ -8,9 +8,11 @@ import {
   BlockStorage,
   Database,
   databaseOptions,
+  databaseSchema,
   legacySchema,
   migrateDatabase,
 } from '@lni/database';
+import { stateSchema } from '../../storage/state-schema.js';
 import type { FullBlock } from '../block-store.js';
 import { DatabaseBlockStore } from '../database-block-store.js';
 import { createTestDatabase } from '../../../../../test/support/postgres.js';
@@ -20,8 +22,11 @@ import { createTestDatabase } from '../../../../../test/support/postgres.js';
  * default, or the embedded PGlite a node without a server runs, in a temporary directory.
  */
 export async function openTestStore(backend: 'postgres' | 'embedded' = 'postgres') {
-  return openStore((database, logger) => applySchemaMigrations(database, logger), backend);
+  return openStore((database, logger) => applySchemaMigrations(database, logger, schema), backend);
 }
+
+/** The tables a node running state has: the database plugin's and state's own. */
+const schema = [databaseSchema, { owner: 'state', migrations: stateSchema.migrations ?? [] }];
 
 /**
  * A database holding `blocks` as ARK Core 2.7 stored them (its schema; the genesis block's
@@ -34,7 +39,7 @@ export async function openUpgradedTestStore(blocks: readonly FullBlock[]) {
       const query = (sql: string, params: unknown[]) => manager.query(sql, params);
       for (const block of blocks) await insertLegacyBlock(query, block);
     });
-    await migrateDatabase(database, { logger });
+    await migrateDatabase(database, { logger, schema });
   });
 }
 

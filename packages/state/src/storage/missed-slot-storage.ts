@@ -1,4 +1,4 @@
-import type { DatabaseConnection } from '../connection/database.js';
+import type { DatabaseConnection } from '@lni/database/contracts';
 
 /** A slot its delegate let pass; `height` is the block after the gap. */
 export interface MissedSlot {

@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from '@lni/database/contracts';
 
 /**
  * Slots a scheduled delegate let pass without a block, recorded with the block that followed

@@ -1,6 +1,11 @@
-import type { EntityManager } from 'typeorm';
-import type { DatabaseConnection } from '../connection/database.js';
-import type { StoredPoolTransaction } from '../records.js';
+import type { DatabaseConnection, EntityManager } from '@lni/database/contracts';
+
+/** A transaction waiting in the pool: its wire bytes and when it arrived (Unix ms). */
+export interface StoredPoolTransaction {
+  readonly id: string;
+  readonly serialized: Uint8Array;
+  readonly addedAt: number;
+}
 
 export interface PoolStorageDeps {
   readonly database: DatabaseConnection;

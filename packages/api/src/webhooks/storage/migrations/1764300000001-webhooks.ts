@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from '@lni/database/contracts';
 
 /**
  * Webhooks and their deliveries. A delivery is written when its event happens, with the exact

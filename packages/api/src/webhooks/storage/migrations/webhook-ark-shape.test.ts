@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openMigratedTestDatabase, postgresSkipReason } from '../__fixtures__/postgres.js';
-import type { Database } from '../connection/database.js';
-import { WebhookStorage } from '../storage/webhook-storage.js';
+import type { Database } from '@lni/database';
+import { postgresSkipReason } from '../../../../../../test/support/postgres.js';
+import { openWebhookDatabase } from '../__fixtures__/webhook-database.js';
+import { WebhookStorage } from '../webhook-storage.js';
 import { WebhookArkShape1764700000000 } from './1764700000000-webhook-ark-shape.js';
 
 /** Webhooks as the earlier body's conditions named their keys. */
@@ -37,7 +38,7 @@ describe.skipIf(postgresSkipReason)("webhooks in ARK's shape: the migration", ()
   let dispose: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ database, dispose } = await openMigratedTestDatabase());
+    ({ database, dispose } = await openWebhookDatabase());
   });
   afterAll(async () => {
     await dispose?.();

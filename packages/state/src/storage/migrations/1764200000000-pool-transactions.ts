@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from '@lni/database/contracts';
 
 /**
  * The transaction pool, kept as transactions are accepted so that a crash (kill -9, power loss)

@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from '@lni/database/contracts';
 
 /**
  * Peers and penalties of the P2P layer, so that a restart neither forgets the network it knew

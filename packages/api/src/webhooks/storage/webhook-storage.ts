@@ -1,4 +1,4 @@
-import type { DatabaseConnection } from '../connection/database.js';
+import type { DatabaseConnection, EntityManager } from '@lni/database/contracts';
 
 /** A condition on the event's data, as ARK 3's webhooks take it. */
 export interface WebhookCondition {
@@ -157,9 +157,13 @@ export class WebhookStorage {
     return rows.map(toWebhook);
   }
 
-  async enqueue(deliveries: readonly WebhookDelivery[]): Promise<void> {
+  /** Stores deliveries to send; with `manager`, in that transaction (a block's, as an outbox). */
+  async enqueue(
+    deliveries: readonly WebhookDelivery[],
+    manager: EntityManager = this.database.manager,
+  ): Promise<void> {
     if (deliveries.length === 0) return;
-    await this.database.manager.query(
+    await manager.query(
       `INSERT INTO webhook_deliveries (id, webhook_id, body, status, attempts, next_attempt_at, created_at)
        SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::text[], $4::varchar[], $5::int[], $6::bigint[], $7::bigint[])`,
       [

@@ -1,5 +1,5 @@
-import type { DatabaseConnection } from '../connection/database.js';
-import type { StoredPenalty, StoredPeer } from '../records.js';
+import type { DatabaseConnection } from '@lni/database/contracts';
+import type { PeerStore, StoredPenalty, StoredPeer } from '../peers/peer-store.js';
 
 export interface PeerStorageDeps {
   readonly database: DatabaseConnection;
@@ -21,8 +21,8 @@ interface PenaltyRow {
   reason: string;
 }
 
-/** The P2P layer's known peers and penalties (the p2p plugin's PeerStore), one row each. */
-export class PeerStorage {
+/** The p2p plugin's PeerStore on the node's database (its own tables, see p2pSchema). */
+export class PeerStorage implements PeerStore {
   private readonly database: DatabaseConnection;
 
   constructor({ database }: PeerStorageDeps) {

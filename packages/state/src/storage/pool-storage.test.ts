@@ -2,25 +2,38 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeChain } from '../__fixtures__/chain.js';
+import { createLogger } from '@lni/kernel';
 import {
-  createTestDatabase,
-  openDatabase,
-  postgresSkipReason,
-  quietLogger,
-} from '../__fixtures__/postgres.js';
-import { databaseOptions, type DatabaseOptions } from '../config.js';
-import type { Database } from '../connection/database.js';
-import { applySchemaMigrations } from '../migrations/migrate.js';
-import type { StoredPoolTransaction } from '../records.js';
-import { BlockStorage } from './block-storage.js';
-import { PoolStorage } from './pool-storage.js';
+  applySchemaMigrations,
+  BlockStorage,
+  Database,
+  databaseOptions,
+  databaseSchema,
+  type DatabaseOptions,
+} from '@lni/database';
+// The database package's test chain: blocks whose transactions the pool must forget.
+import { makeChain } from '../../../database/src/__fixtures__/chain.js';
+import { createTestDatabase, postgresSkipReason } from '../../../../test/support/postgres.js';
+import { PoolStorage, type StoredPoolTransaction } from './pool-storage.js';
+import { stateSchema } from './state-schema.js';
+
+const quietLogger = () => createLogger({ level: 'fatal' });
+
+async function openDatabase(options: DatabaseOptions, dataDirectory: string): Promise<Database> {
+  const database = new Database({ logger: quietLogger(), databaseOptions: options, dataDirectory });
+  await database.open();
+  return database;
+}
 
 /** Where a node keeps its pool: a PostgreSQL server, or the embedded database in a directory. */
 const backends = {
   async postgres() {
     const created = await createTestDatabase();
-    return { options: created.options, directory: '/nonexistent', drop: created.drop };
+    return {
+      options: databaseOptions({ connection: created.connection, retry: { attempts: 1 } }),
+      directory: '/nonexistent',
+      drop: created.drop,
+    };
   },
   async embedded() {
     const directory = await mkdtemp(join(tmpdir(), 'lni-pool-storage-'));
@@ -57,7 +70,10 @@ describe.each(
   beforeAll(async () => {
     ({ options, directory, drop } = await backends[backend]());
     await open();
-    await applySchemaMigrations(database, quietLogger());
+    await applySchemaMigrations(database, quietLogger(), [
+      databaseSchema,
+      { owner: 'state', migrations: stateSchema.migrations ?? [] },
+    ]);
   }, 60_000);
   afterAll(async () => {
     await database?.close();

@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from '@lni/database/contracts';
 
 /**
  * Webhooks post ARK 3's body, whose `data` is the event's own data (a transaction, a block

@@ -1,0 +1,33 @@
+/**
+ * What other plugins, in this repository or not, use of the database plugin: the connection,
+ * the registry where a plugin adds its own tables and migrations, and shared transactions.
+ * Types only: the services are resolved from the container (`database`, `schemaRegistry`).
+ */
+export type { DatabaseConnection } from './connection/database.js';
+export type {
+  MigrationClass,
+  OwnedMigrations,
+  SchemaContribution,
+  SchemaRegistry,
+} from './schema/schema-registry.js';
+export type {
+  SharedTransaction,
+  TransactionParticipant,
+  TransactionSource,
+} from './schema/shared-transaction.js';
+export type { Service } from './service.js';
+/** TypeORM's types a migration and a storage class are written with. */
+export type { EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
+
+import type { DatabaseConnection } from './connection/database.js';
+import type { SchemaRegistry } from './schema/schema-registry.js';
+import type { Service } from './service.js';
+
+declare module '@lni/kernel' {
+  interface Cradle {
+    /** The connection; `available` is false while the database does not answer. */
+    readonly database: DatabaseConnection;
+    /** Where each plugin adds its own tables and migrations, in `register`. */
+    readonly schemaRegistry: Service<SchemaRegistry>;
+  }
+}
