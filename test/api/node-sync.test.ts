@@ -1,23 +1,16 @@
-import type { PeerSummary } from '@lni/api';
+import type { PeerReader, PeerSummary } from '@lni/p2p/contracts';
+import { asValue } from 'awilix';
 import type { Plugin } from '@lni/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLedgerNode, type LedgerNode } from '../support/ledger-node.js';
 import { postgresSkipReason } from '../support/postgres.js';
 
-// The peers the p2p plugin would know, as its `peerRepository` shows them.
+// The peers the p2p plugin would know, as its `peers` service (PeerReader) shows them.
 const peers: PeerSummary[] = [];
-const peerRepository = {
-  get size() {
-    return peers.length;
-  },
-  list: () => peers,
-};
+const peerReader: PeerReader = { list: () => peers, bans: () => [] };
 const p2pStandIn: Plugin<object> = {
   name: 'p2p',
-  register: ({ container }) =>
-    container.register({
-      peerRepository: { resolve: () => peerRepository, lifetime: 'SINGLETON' },
-    } as never),
+  register: ({ container }) => container.register({ peers: asValue(peerReader) }),
 };
 const peerAt = (height: number, ip: string): PeerSummary => ({
   ip,

@@ -1,5 +1,6 @@
 import { Connection } from '@arkecosystem/client';
-import apiPlugin, { type LedgerReader } from '@lni/api';
+import apiPlugin from '@lni/api';
+import type { LedgerReader } from '@lni/state/contracts';
 import {
   addressFromPassphrase,
   addressFromPublicKey,
@@ -114,7 +115,7 @@ const ledgerPlugin: Plugin<object> = {
   name: 'state',
   register: ({ container }) => {
     container.register({
-      apiLedger: { resolve: () => ledger, lifetime: 'SINGLETON' },
+      ledger: { resolve: () => ledger, lifetime: 'SINGLETON' },
       networkConfig: { resolve: () => network, lifetime: 'SINGLETON' },
     } as never);
   },

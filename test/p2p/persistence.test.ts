@@ -2,7 +2,7 @@ import { asValue } from 'awilix';
 import databasePlugin from '@lni/database';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
-import p2pPlugin, { type ChainPort } from '@lni/p2p';
+import p2pPlugin, { type Chain } from '@lni/p2p';
 import {
   connectTestClient,
   eventually,
@@ -39,7 +39,7 @@ describe.skipIf(postgresSkipReason)('peers and bans kept in the database', () =>
   async function start(chain: MemoryChain, options: Record<string, unknown> = {}) {
     const ledger: Plugin<object> = {
       name: 'test-ledger',
-      register: ({ container }) => container.register({ p2pChain: asValue<ChainPort>(chain) }),
+      register: ({ container }) => container.register({ chain: asValue<Chain>(chain) }),
     };
     const kernel: TestKernel = await startTestKernel({
       paths: {

@@ -4,7 +4,7 @@ import {
   WalletReplica,
   type WalletRepository,
 } from '@lni/state';
-import type { LedgerReader } from '../src/index.js';
+import type { LedgerReader } from '@lni/state/contracts';
 
 /**
  * The API's view of a ledger held in memory by the benchmarks: wallets from the state indexes,

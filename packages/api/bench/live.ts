@@ -13,7 +13,6 @@ import { WalletRepository } from '@lni/state';
 import { performance } from 'node:perf_hooks';
 import WebSocket, { WebSocketServer } from 'ws';
 import { LiveFeed } from '../src/live/live-feed.js';
-import type { LiveEventSource } from '../src/live/live-events.js';
 import { LiveMessages } from '../src/live/live-messages.js';
 import { SubscriberGuard } from '../src/live/subscriber-guard.js';
 import { RequestRateLimit } from '../src/server/request-rate-limit.js';
@@ -68,7 +67,7 @@ async function feedRun(): Promise<{ ms: number; perBlockMs: number }> {
     whitelist: [],
   });
   const feed = new LiveFeed({
-    events: events as unknown as LiveEventSource,
+    events,
     messages: new LiveMessages(() => ledger),
     guard: new SubscriberGuard({
       limits: {

@@ -153,7 +153,7 @@ const routes: Plugin<object> = {
   dependsOn: { required: ['api', 'database'] },
   register: ({ container }) => {
     // Where the API plugin reads the chain tip, as the state plugin registers it.
-    container.register({ apiLedger: asValue(ledger) });
+    container.register({ ledger: asValue(ledger) });
     const json = resourceJson();
     container.cradle.apiRoutes.add(
       ...cachedPerBlock([

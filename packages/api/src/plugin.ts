@@ -1,17 +1,19 @@
 import { asClass, asFunction, asValue, type AwilixContainer } from 'awilix';
 import { isValidAddress } from '@lni/crypto';
-import { definePlugin, type Cradle, type Logger } from '@lni/kernel';
+import { definePlugin, type Cradle, type EventBus, type Logger } from '@lni/kernel';
 import { apiConfigSchema, apiEnvironment, type ApiOptions } from './config.js';
 import { CatchUp } from './live/catch-up.js';
 import { LiveFeed } from './live/live-feed.js';
-import type { LiveEventSource } from './live/live-events.js';
 import { LiveMessages } from './live/live-messages.js';
 import { SubscriberGuard } from './live/subscriber-guard.js';
 import { syncHealthCheck } from './health/sync-health-check.js';
 import { ApiServer } from './server/api-server.js';
 import { RequestRateLimit } from './server/request-rate-limit.js';
 import { RouteRegistry } from './server/route-registry.js';
-import './ledger/cradle.js';
+import './contracts/index.js';
+import '@lni/p2p/contracts';
+import '@lni/state/contracts';
+import type { ApiSources } from './sources.js';
 import { ApiMetrics } from './metrics/api-metrics.js';
 import { metricsRoutes } from './metrics/metrics-route.js';
 import { registerSyncMetrics } from './metrics/sync-metrics.js';
@@ -21,7 +23,6 @@ import { statusPageRoutes } from './status/status-page.js';
 import { toJsonValue } from './resources/json-values.js';
 import { walletResource } from './resources/wallet.js';
 import type { WebhookDataSources } from './webhooks/webhook-event-data.js';
-import type { WebhookEventSource } from './webhooks/webhook-events.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import { apiSchema } from './webhooks/storage/api-schema.js';
@@ -33,10 +34,9 @@ const { version } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
 ) as { version: string };
 
+// The API's own services; other plugins use `apiRoutes` (contracts/services.ts).
 declare module '@lni/kernel' {
   interface Cradle {
-    /** Where plugins contribute routes to the public API. */
-    readonly apiRoutes: RouteRegistry;
     readonly apiServer: ApiServer;
     /** Webhooks: events to stored deliveries to signed POSTs (with the database plugin). */
     readonly apiWebhooks: WebhookService;
@@ -57,10 +57,11 @@ export const apiPlugin = definePlugin<ApiOptions>({
   register({ container, options, logger, events, enabledPlugins }) {
     // Live subscriptions and the status page need the ledger.
     const live = options.subscriptions.enabled && enabledPlugins.has('state');
+    const sources = apiSources(container);
     const routes = new RouteRegistry();
     routes.add(
       ...resourceRoutes({
-        container,
+        sources,
         enabledPlugins,
         ports: { api: options.port },
         version,
@@ -69,22 +70,18 @@ export const apiPlugin = definePlugin<ApiOptions>({
       }),
     );
     // The height in every response's X-Block-Height; 0 until the ledger has booted.
-    const blockHeight = () =>
-      container.hasRegistration('apiLedger') ? heightOf(() => container.cradle.apiLedger) : 0;
-    const chainTip = () =>
-      container.hasRegistration('apiLedger') ? container.cradle.apiLedger.tip() : undefined;
+    const blockHeight = () => heightOf(sources.optional.ledger);
+    const chainTip = () => sources.optional.ledger()?.tip();
     const requestRateLimit = new RequestRateLimit(options.rateLimit);
-    const feed = live
-      ? liveFeed(container, options, logger, events as unknown as LiveEventSource, requestRateLimit)
-      : undefined;
+    const feed = live ? liveFeed(sources, options, logger, events, requestRateLimit) : undefined;
     if (feed) routes.add(...statusPageRoutes());
     if (feed && enabledPlugins.has('database')) {
       const catchUp = new CatchUp({
-        ledger: () => container.cradle.apiLedger,
-        blocks: () => container.cradle.blockQuery,
-        transactions: () => container.cradle.transactionQuery,
+        ledger: sources.required.ledger,
+        blocks: sources.required.blockQuery,
+        transactions: sources.required.transactionQuery,
         catchUpBlocks: options.subscriptions.catchUpBlocks,
-        isAddress: addressCheck(container),
+        isAddress: addressCheck(sources),
       });
       routes.add(...eventRoutes(() => catchUp));
     }
@@ -93,9 +90,9 @@ export const apiPlugin = definePlugin<ApiOptions>({
       routes.add(...metricsRoutes(() => metrics, options.metrics.whitelist));
     }
     if (enabledPlugins.has('state')) {
-      registerSyncMetrics(metrics, syncSources(container), () => container.cradle.networkConfig);
+      registerSyncMetrics(metrics, syncSources(sources), sources.required.network);
       container.cradle.healthChecks.add(
-        syncHealthCheck(syncSources(container), () => container.cradle.networkConfig),
+        syncHealthCheck(syncSources(sources), sources.required.network),
       );
     }
     container.cradle.publicServices.add({
@@ -114,10 +111,9 @@ export const apiPlugin = definePlugin<ApiOptions>({
         apiWebhooks: asFunction(
           ({ webhookStorage }) =>
             new WebhookService({
-              // Declared by the plugins that publish them, which the API does not import.
-              events: events as unknown as WebhookEventSource,
+              events,
               webhookStorage,
-              sources: webhookDataSources(container, enabledPlugins.has('state')),
+              sources: webhookDataSources(sources, enabledPlugins.has('state')),
               options: delivery,
               logger,
               metrics,
@@ -126,7 +122,7 @@ export const apiPlugin = definePlugin<ApiOptions>({
       });
       routes.add(
         ...webhookRoutes({
-          storage: () => container.cradle.webhookStorage,
+          storage: sources.required.webhookStorage,
           whitelist,
           changed: () => container.cradle.apiWebhooks.changed(),
         }),
@@ -139,6 +135,7 @@ export const apiPlugin = definePlugin<ApiOptions>({
         .inject(() => ({
           logger,
           apiOptions: options,
+          apiRoutes: routes,
           blockHeight,
           chainTip,
           requestRateLimit,
@@ -163,16 +160,45 @@ export const apiPlugin = definePlugin<ApiOptions>({
   },
 });
 
+/**
+ * What the API reads from other plugins, looked up in the container when a request asks: the
+ * API's only reach into the container besides its own services.
+ */
+function apiSources(container: AwilixContainer<Cradle>): ApiSources {
+  const optional =
+    <K extends keyof Cradle>(name: K) =>
+    (): Cradle[K] | undefined =>
+      container.hasRegistration(name) ? container.cradle[name] : undefined;
+  return {
+    required: {
+      ledger: () => container.cradle.ledger,
+      pool: () => container.cradle.transactionPool,
+      network: () => container.cradle.networkConfig,
+      transactionQuery: () => container.cradle.transactionQuery,
+      blockQuery: () => container.cradle.blockQuery,
+      roundStorage: () => container.cradle.roundStorage,
+      missedSlots: () => container.cradle.missedSlots,
+      webhookStorage: () => container.cradle.webhookStorage,
+    },
+    optional: {
+      ledger: optional('ledger'),
+      network: optional('networkConfig'),
+      poolLimits: optional('poolLimits'),
+      peers: optional('peers'),
+    },
+  };
+}
+
 function liveFeed(
-  container: AwilixContainer<Cradle>,
+  sources: ApiSources,
   options: ApiOptions,
   logger: Logger,
-  events: LiveEventSource,
+  events: EventBus,
   requests: RequestRateLimit,
 ): LiveFeed {
   return new LiveFeed({
     events,
-    messages: new LiveMessages(() => container.cradle.apiLedger),
+    messages: new LiveMessages(sources.required.ledger),
     guard: new SubscriberGuard({
       limits: options.subscriptions,
       whitelist: requests.whitelist,
@@ -180,19 +206,16 @@ function liveFeed(
       logger,
     }),
     logger,
-    isAddress: addressCheck(container),
+    isAddress: addressCheck(sources),
   });
 }
 
 /** A missing delegate's wallet, as the wallet routes show it, when the ledger runs here. */
-function webhookDataSources(
-  container: AwilixContainer<Cradle>,
-  withLedger: boolean,
-): WebhookDataSources {
+function webhookDataSources(sources: ApiSources, withLedger: boolean): WebhookDataSources {
   if (!withLedger) return {};
   return {
     delegateWallet: (publicKey) => {
-      const ledger = container.cradle.apiLedger;
+      const ledger = sources.required.ledger();
       const wallet = ledger.findWallet(ledger.chainContext().addressOf(publicKey));
       return wallet && (toJsonValue(walletResource(wallet)) ?? undefined);
     },
@@ -200,15 +223,17 @@ function webhookDataSources(
 }
 
 /** Whether a string is an address of the network the node runs (known once state registered). */
-function addressCheck(container: AwilixContainer<Cradle>): (value: string) => boolean {
-  return (value) =>
-    container.hasRegistration('networkConfig') &&
-    isValidAddress(value, container.cradle.networkConfig.network.pubKeyHash);
+function addressCheck(sources: ApiSources): (value: string) => boolean {
+  return (value) => {
+    const network = sources.optional.network();
+    return network !== undefined && isValidAddress(value, network.network.pubKeyHash);
+  };
 }
 
-function heightOf(ledger: () => { chainContext(): { height: number } }): number {
+/** The ledger's height, 0 without a ledger or before it booted. */
+function heightOf(ledger: () => { chainContext(): { height: number } } | undefined): number {
   try {
-    return ledger().chainContext().height;
+    return ledger()?.chainContext().height ?? 0;
   } catch {
     return 0;
   }

@@ -1,7 +1,6 @@
 export * from './delegates/bip38.js';
 export * from './delegates/delegate-secrets.js';
 export * from './delegates/delegates-file.js';
-export * from './delegates/delegate-registry.js';
 export * from './forging/block-assembler.js';
 export * from './forging/forger-service.js';
 export * from './forging/forging-decision.js';

@@ -8,7 +8,8 @@ import {
 } from '@lni/crypto';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
-import type { ForgingPort, ForgingRound } from '@lni/p2p/wire';
+import type { ForgingRound } from '@lni/crypto';
+import type { ForgingSource } from '@lni/state/contracts';
 import { eventually, MemoryChain, startTestNode, type TestNode } from '@lni/p2p/testing';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -61,7 +62,7 @@ const postedBlocks = (node: TestNode) =>
     .map((entry) => deserializeBlock(entry.payload as Buffer, milestones));
 
 /** The relay's ledger: the delegate's slot now, on the last block posted (the genesis block first). */
-function chainOfPostedBlocks(received: () => BlockHeader[]): ForgingPort {
+function chainOfPostedBlocks(received: () => BlockHeader[]): ForgingSource {
   const genesis = new MemoryChain({ nethash: network.network.nethash }).status().header;
   const epochMs = Date.parse(milestones.at(1).epoch);
   return {

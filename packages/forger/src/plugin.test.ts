@@ -11,7 +11,8 @@ import {
 } from '@lni/crypto';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
-import type { ForgingPort, ForgingRound } from '@lni/p2p/wire';
+import type { ForgingRound } from '@lni/crypto';
+import type { ForgingSource } from '@lni/state/contracts';
 import { eventually, MemoryChain, startTestNode, type TestNode } from '@lni/p2p/testing';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { forgerConfigSchema, forgerPlugin } from './plugin.js';
 
 // The relay is a real p2p server; its ledger (`@lni/state`) is stood in for by MemoryChain as
-// p2pChain and by an in-test ForgingPort as p2pForging.
+// chain and by an in-test ForgingSource as forgingSource.
 let network: GeneratedNetwork;
 let milestones: Milestones;
 let configDir: string;
@@ -70,7 +71,7 @@ function forgingPort(
   forger: () => string,
   slotTimestamp = pastSlot(),
   onBlock?: { id: string; height: number },
-): ForgingPort {
+): ForgingSource {
   const genesis = new MemoryChain({ nethash: network.network.nethash }).status().header;
   return {
     currentRound: (): ForgingRound<BlockHeader> => ({

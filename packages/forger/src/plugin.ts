@@ -23,6 +23,8 @@ import { parseRelayAddress, relaysOptionSchema, type RelayAddress } from './rela
 import { relayRoundTrips } from './metrics/relay-metrics.js';
 import { RelayClient } from './relay/relay-client.js';
 import { relayHealthCheck } from './relay/relay-health-check.js';
+import '@lni/p2p/contracts';
+import '@lni/state/contracts';
 
 export interface ForgerOptions {
   /**
@@ -67,6 +69,9 @@ declare module '@lni/kernel' {
   }
 }
 
+/** Each node's relays, by its container: several nodes may run in one process (tests). */
+const relaysByNode = new WeakMap<AwilixContainer<Cradle>, RelayClient[]>();
+
 /**
  * The forger plugin: reads the delegates' keys from `<config>/delegates.json`, follows the slots
  * through its relays' internal P2P endpoints, and forges and posts a block in each slot of one
@@ -89,7 +94,7 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
     // Everything else the forger needs is read at boot: the delegates' file and the network
     // config. Its relays are made then too; the health check sees them once they are.
     const relays: RelayClient[] = [];
-    container.register({ forgerRelays: asValue(relays) });
+    relaysByNode.set(container, relays);
     container.cradle.healthChecks.add(relayHealthCheck(() => relays));
   },
   async boot({ container, options, paths, logger, events }) {
@@ -101,7 +106,7 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
       password: async () => options.password ?? promptPassword(),
     });
     const observe = relayRoundTrips(container.cradle.metrics);
-    const relays = container.resolve<RelayClient[]>('forgerRelays');
+    const relays = relaysByNode.get(container) ?? [];
     const clients = relayAddresses(container, options).map(
       (address) =>
         new RelayClient({
@@ -126,8 +131,8 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
         logger,
         startupWaitMs: options.startupWait,
       }),
-      ...(container.hasRegistration('forgerDelegates') && {
-        registry: container.cradle.forgerDelegates,
+      ...(container.hasRegistration('delegates') && {
+        registry: container.cradle.delegates,
       }),
     });
     container.register({ forger: asValue(forger) });
@@ -139,7 +144,7 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
   async dispose({ container }) {
     if (!container.hasRegistration('forger')) return;
     await container.cradle.forger.stop();
-    for (const relay of container.resolve<RelayClient[]>('forgerRelays')) relay.disconnect();
+    for (const relay of relaysByNode.get(container) ?? []) relay.disconnect();
   },
 });
 
@@ -152,9 +157,8 @@ function relayAddresses(
   options: ForgerOptions,
 ): RelayAddress[] {
   if (options.relays) return options.relays.map((text) => parseRelayAddress(text) as RelayAddress);
-  if (container.hasRegistration('p2pServer')) {
-    const server = container.resolve<{ readonly port: number }>('p2pServer');
-    return [{ host: '127.0.0.1', port: server.port }];
+  if (container.hasRegistration('p2pListener')) {
+    return [{ host: '127.0.0.1', port: container.cradle.p2pListener.port }];
   }
   return [{ host: '127.0.0.1', port: options.relayPort }];
 }

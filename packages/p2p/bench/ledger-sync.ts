@@ -1,6 +1,6 @@
 import { verifyBlock } from '@lni/crypto';
 import { createLogger } from '@lni/kernel';
-import type { BlockVerdict, ChainPort, IncomingBlock, PeerAddress } from '../src/chain-port.js';
+import type { BlockVerdict, Chain, IncomingBlock, PeerAddress } from '@lni/state/contracts';
 import type { MemoryChain } from '../src/testing/memory-chain.js';
 import { startTestNode } from '../src/testing/test-node.js';
 // The real ledger, from the state package's sources (p2p cannot depend on @lni/state: state
@@ -16,8 +16,8 @@ import {
   transferOf,
 } from '../../state/src/blocks/__fixtures__/test-chain.js';
 import { openTestStore } from '../../state/src/blocks/__fixtures__/test-database.js';
-import { LedgerChainPort } from '../../state/src/chain/ledger-chain-port.js';
-import { RoundKeeper } from '../../state/src/ledger/round-keeper.js';
+import { LedgerChain } from '../../state/src/adapters/ledger-chain.js';
+import { RoundKeeper } from '../../state/src/rounds/round-keeper.js';
 import { poolOptions } from '../../state/src/pool/pool-options.js';
 import { TransactionPool } from '../../state/src/pool/transaction-pool.js';
 
@@ -39,7 +39,7 @@ const options = {
 
 function ledger(db: Awaited<ReturnType<typeof openTestStore>>) {
   const { wallets, processor } = testProcessor(network, db.store);
-  const port = new LedgerChainPort({
+  const port = new LedgerChain({
     blockProcessor: processor,
     transactionPool: new TransactionPool({
       wallets,
@@ -63,8 +63,8 @@ class TimedPort {
   ledgerMs = 0;
   /** Ports of the peers that blocks came from. */
   readonly sources = new Set<number | undefined>();
-  constructor(readonly inner: LedgerChainPort) {}
-  asChainPort(): ChainPort {
+  constructor(readonly inner: LedgerChain) {}
+  asChain(): Chain {
     const port = this.inner;
     return new Proxy(port, {
       get: (target, key) => {
@@ -129,7 +129,7 @@ try {
   await fresh.processor.process(network.genesis);
   const timed = new TimedPort(fresh.port);
   const node = await startTestNode({
-    chain: timed.asChainPort() as unknown as MemoryChain,
+    chain: timed.asChain() as unknown as MemoryChain,
     seeds: peers.map((peer) => ({ ip: '127.0.0.1', port: peer.port })),
     options: { ...options, sync: { enabled: false, batchSize: 400, parallelDownloads: 3 } },
   });

@@ -1,4 +1,4 @@
-import type { BlockVerdict, IncomingBlock, PeerAddress } from '../src/chain-port.js';
+import type { BlockVerdict, IncomingBlock, PeerAddress } from '@lni/state/contracts';
 import { MemoryChain } from '../src/testing/memory-chain.js';
 import { startTestNode } from '../src/testing/test-node.js';
 

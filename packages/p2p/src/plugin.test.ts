@@ -20,7 +20,7 @@ describe('the p2p plugin', () => {
     expect(node.port).not.toBe(4000);
   });
 
-  it('refuses to boot without a ledger registered as p2pChain, naming it', async () => {
+  it('refuses to boot without a ledger registered as chain, naming it', async () => {
     let failure: unknown;
     try {
       const kernel = await startTestKernel({
@@ -31,7 +31,7 @@ describe('the p2p plugin', () => {
       failure = error;
     }
     expect(failure).toBeInstanceOf(Error);
-    expect((failure as Error).message).toMatch(/p2pChain/);
+    expect((failure as Error).message).toMatch(/chain/);
   });
 
   it('answers plain HTTP with 404: the routes exist only over the websocket, as in ARK', async () => {

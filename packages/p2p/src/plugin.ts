@@ -3,11 +3,10 @@ import type {} from '@lni/database/contracts';
 import { definePlugin, type PublicServices } from '@lni/kernel';
 import { Broadcaster } from './broadcast/broadcaster.js';
 import { P2PMetrics } from './metrics/p2p-metrics.js';
-import type { ChainPort } from './chain-port.js';
+import type { Chain } from '@lni/state/contracts';
 import { p2pConfigSchema, p2pEnvironment, type P2POptions } from './config.js';
 import { P2PError } from './errors.js';
-import './events.js';
-import type { ForgingPort } from './forging/forging-port.js';
+import './contracts/index.js';
 import { NetworkStateReader } from './forging/network-state.js';
 import { OutgoingThrottle } from './limits/outgoing-throttle.js';
 import { PeerDiscovery } from './peers/peer-discovery.js';
@@ -26,11 +25,6 @@ import type { PeerPlugin } from './wire/messages.js';
 
 declare module '@lni/kernel' {
   interface Cradle {
-    /**
-     * The ledger as P2P sees it. Registered by the `state` plugin (or a test); p2p only
-     * resolves it, so a node without a ledger fails at boot with the name missing.
-     */
-    readonly p2pChain: ChainPort;
     readonly p2pServer: P2PServer;
     /** Peers, their standing and bans: the read API behind `GET /api/peers`. */
     readonly peerRepository: PeerRepository;
@@ -40,11 +34,6 @@ declare module '@lni/kernel' {
     readonly peerDiscovery: PeerDiscovery;
     /** Seeds and lost peers, dialled again with backoff for as long as the node runs. */
     readonly peerRedialer: Redialer;
-    /**
-     * What a forger needs from the ledger (round, transactions for the next block). Registered
-     * by the `state` plugin; p2p resolves it only when a forger asks.
-     */
-    readonly p2pForging: ForgingPort;
     /** The network as a forger judges it (ARK's network state: quorum, blocks above ours). */
     readonly networkStateReader: NetworkStateReader;
     /** Passes accepted blocks and transactions on to peers. */
@@ -57,8 +46,8 @@ declare module '@lni/kernel' {
 }
 
 /**
- * The P2P plugin, in ARK Core 3.x's dialect. The ledger (`state`) registers `p2pChain` and
- * `p2pForging`; `database`, when it runs, holds p2p's tables of peers and bans (`peerStorage`). Both are
+ * The P2P plugin, in ARK Core 3.x's dialect. The ledger (`state`) registers `chain` and
+ * `forgingSource`; `database`, when it runs, holds p2p's tables of peers and bans. Both are
  * optional dependencies, so they boot first when present and tests can stand in for them.
  */
 export const p2pPlugin = definePlugin<P2POptions>({
@@ -96,14 +85,14 @@ export const p2pPlugin = definePlugin<P2POptions>({
         return repository;
       }).singleton(),
       peerNetwork: asFunction(
-        ({ p2pChain, peerRepository }: { p2pChain: ChainPort; peerRepository: PeerRepository }) =>
+        ({ chain, peerRepository }: { chain: Chain; peerRepository: PeerRepository }) =>
           new PeerNetwork({
-            chain: p2pChain,
+            chain: chain,
             peers: peerRepository,
             verifier: new PeerVerifier({
-              chain: p2pChain,
-              versions: versionPolicy(options, p2pChain),
-              roundLength: () => p2pChain.roundLength?.() ?? 51,
+              chain: chain,
+              versions: versionPolicy(options, chain),
+              roundLength: () => chain.roundLength?.() ?? 51,
             }),
             throttle,
             logger,
@@ -133,16 +122,16 @@ export const p2pPlugin = definePlugin<P2POptions>({
       ).singleton(),
       networkStateReader: asFunction(
         ({
-          p2pChain,
+          chain,
           peerNetwork,
           peerRepository,
         }: {
-          p2pChain: ChainPort;
+          chain: Chain;
           peerNetwork: PeerNetwork;
           peerRepository: PeerRepository;
         }) =>
           new NetworkStateReader({
-            chain: p2pChain,
+            chain: chain,
             network: peerNetwork,
             peers: peerRepository,
             minimumNetworkReach: options.minimumNetworkReach,
@@ -160,16 +149,16 @@ export const p2pPlugin = definePlugin<P2POptions>({
       ).singleton(),
       blockSync: asFunction(
         ({
-          p2pChain,
+          chain,
           peerNetwork,
           peerRepository,
         }: {
-          p2pChain: ChainPort;
+          chain: Chain;
           peerNetwork: PeerNetwork;
           peerRepository: PeerRepository;
         }) =>
           new BlockSync({
-            chain: p2pChain,
+            chain: chain,
             network: peerNetwork,
             peers: peerRepository,
             logger,
@@ -177,16 +166,20 @@ export const p2pPlugin = definePlugin<P2POptions>({
             parallelDownloads: options.sync.parallelDownloads,
           }),
       ).singleton(),
+      peers: asFunction(
+        ({ peerRepository }: { peerRepository: PeerRepository }) => peerRepository,
+      ).singleton(),
+      p2pListener: asFunction(({ p2pServer }: { p2pServer: P2PServer }) => p2pServer).singleton(),
       p2pServer: asFunction(
         ({
-          p2pChain,
+          chain,
           peerRepository,
           peerNetwork,
           networkStateReader,
           broadcaster,
           blockSync,
         }: {
-          p2pChain: ChainPort;
+          chain: Chain;
           peerRepository: PeerRepository;
           peerNetwork: PeerNetwork;
           networkStateReader: NetworkStateReader;
@@ -195,14 +188,16 @@ export const p2pPlugin = definePlugin<P2POptions>({
         }) =>
           new P2PServer({
             p2pOptions: options,
-            p2pChain,
+            chain,
             peerRepository,
             peerNetwork,
-            versions: versionPolicy(options, p2pChain),
+            versions: versionPolicy(options, chain),
             logger,
             events,
             forging: () =>
-              container.hasRegistration('p2pForging') ? container.cradle.p2pForging : undefined,
+              container.hasRegistration('forgingSource')
+                ? container.cradle.forgingSource
+                : undefined,
             networkState: () => networkStateReader.read(),
             wakeSync: () => {
               if (options.sync.enabled) blockSync.wake();
@@ -222,20 +217,20 @@ export const p2pPlugin = definePlugin<P2POptions>({
     });
   },
   async boot({ container, options, paths, logger, events }) {
-    if (!container.hasRegistration('p2pChain')) {
+    if (!container.hasRegistration('chain')) {
       throw new P2PError(
         'ERR_P2P_NO_CHAIN',
-        'p2p needs the ledger registered as p2pChain (the state plugin does this); none is',
+        'p2p needs the ledger registered as chain (the state plugin does this); none is',
       );
     }
-    const { p2pServer, peerDiscovery, blockSync, broadcaster, p2pChain, peerRepository } =
+    const { p2pServer, peerDiscovery, blockSync, broadcaster, chain, peerRepository } =
       container.cradle;
     if (container.hasRegistration('peerStorage')) {
       await peerRepository.attachStore(container.cradle.peerStorage);
     }
     await p2pServer.start();
     // Transactions posted to our API start here with no hops; peers' ones the server passes on.
-    p2pChain.onSubmittedTransactions?.((transactions) => broadcaster.transactions(transactions, 0));
+    chain.onSubmittedTransactions?.((transactions) => broadcaster.transactions(transactions, 0));
     const seeds = await loadSeedList(paths.config);
     const redialer = new Redialer({
       network: container.cradle.peerNetwork,
@@ -276,7 +271,7 @@ export const p2pPlugin = definePlugin<P2POptions>({
   },
 });
 
-function versionPolicy(options: P2POptions, chain: ChainPort): VersionPolicy {
+function versionPolicy(options: P2POptions, chain: Chain): VersionPolicy {
   return new VersionPolicy({
     configured: options.minimumVersions,
     networkName: chain.network.name,

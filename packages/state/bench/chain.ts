@@ -21,7 +21,7 @@ import {
 } from '../src/blocks/__fixtures__/test-chain.js';
 import { MemoryBlockStore } from '../src/blocks/__fixtures__/memory-block-store.js';
 import { openTestStore } from '../src/blocks/__fixtures__/test-database.js';
-import { StateRebuilder } from '../src/chain/state-rebuilder.js';
+import { StateRebuilder } from '../src/boot/state-rebuilder.js';
 import { WalletRepository } from '../src/wallets/wallet-repository.js';
 
 const TX_PER_BLOCK = 150;

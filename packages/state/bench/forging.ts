@@ -7,7 +7,7 @@
  *   getUnconfirmedTransactions answers), through the reply's JSON and schema as the forger's
  *   relay client reads it;
  * - assemble: the forger's cryptoBlockAssembler, as the slot's delegate;
- * - apply: the block accepted as a relay accepts a posted block (p2pChain.acceptBlock), split
+ * - apply: the block accepted as a relay accepts a posted block (chain.acceptBlock), split
  *   into process (read, verified, applied, stored in PostgreSQL, up to the block's last
  *   `transaction.applied` event) and pool told (what the block took and what it invalidated
  *   dropped from the pool, every waiting transaction judged again).
@@ -28,18 +28,15 @@ import {
 import databasePlugin from '@lni/database';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel } from '@lni/kernel/testing';
-import {
-  unconfirmedTransactionsReplySchema,
-  type ChainPort,
-  type ForgingPort,
-} from '@lni/p2p/wire';
+import type { Chain, ForgingSource } from '@lni/state/contracts';
+import { unconfirmedTransactionsReplySchema } from '@lni/p2p/wire';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase } from '../../../test/support/postgres.js';
 import type { FullBlock } from '../src/blocks/block-store.js';
-import type { RoundKeeper } from '../src/ledger/round-keeper.js';
+import type { RoundKeeper } from '../src/rounds/round-keeper.js';
 import { statePlugin } from '../src/plugin.js';
 
 const TRANSFERS = Number(process.env.POOL_TRANSFERS ?? 7_650);
@@ -81,8 +78,8 @@ const summary = (label: string, ms: number[]) => {
 try {
   const { container } = kernel.app;
   const { walletRepository, blockProcessor, transactionPool } = kernel.cradle;
-  const forging = container.resolve<ForgingPort>('p2pForging');
-  const chain = container.resolve<ChainPort>('p2pChain');
+  const forging = container.resolve<ForgingSource>('forgingSource');
+  const chain = container.resolve<Chain>('chain');
   const roundKeeper = container.resolve<RoundKeeper>('roundKeeper');
 
   // Each delegate pays its share in nonce order, 40 per request as the API takes them.

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FullBlock } from './blocks/block-store.js';
-import type { RoundKeeper } from './ledger/round-keeper.js';
+import type { RoundKeeper } from './rounds/round-keeper.js';
 import { statePlugin } from './plugin.js';
 
 const skip = process.env.LNI_TEST_POSTGRES === 'unavailable';

@@ -104,7 +104,7 @@ describe.skipIf(skip)('state plugin on the testnet preset', () => {
   it('serves the forging round: a delegate of the genesis round for the current slot', async () => {
     const forging = kernel.app.container.resolve<{
       currentRound(): { round: number; currentForger: string; lastBlock: { height: number } };
-    }>('p2pForging');
+    }>('forgingSource');
     const round = forging.currentRound();
     expect(round.round).toBe(1);
     expect(round.lastBlock.height).toBe(1);

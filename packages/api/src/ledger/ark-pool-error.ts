@@ -1,4 +1,4 @@
-import type { PoolRefusal } from './pool-port.js';
+import type { PoolRejection } from '@lni/state/contracts';
 
 /** An entry of `errors` in the answer to POST /api/transactions, as ARK Core 3.x shapes it. */
 export interface ArkPoolError {
@@ -27,7 +27,7 @@ const POOL_REASONS: Readonly<Record<string, string>> = {
  * refuses for a reason ARK does not have is ERR_OTHER.
  */
 export function arkPoolError(
-  refusal: Pick<PoolRefusal, 'reason' | 'message'>,
+  refusal: Pick<PoolRejection, 'reason' | 'message'>,
   id: string,
 ): ArkPoolError {
   const { reason, message } = refusal;

@@ -6,7 +6,7 @@ import type {
   StoredTransaction,
   TransactionQuery,
 } from '@lni/database';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import { blockResource, type BlockResource } from '../resources/block.js';
 import { transactionResource, type TransactionResource } from '../resources/transaction.js';
 import { storedTransactionView } from '../routes/stored-views.js';

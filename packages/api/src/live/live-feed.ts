@@ -2,12 +2,13 @@ import Boom from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
 import Nes, { type Nes as NesTypes } from '@hapi/nes';
 import type { Logger } from '@lni/kernel';
-import type { LiveEventName, LiveEventPayloads, LiveEventSource } from './live-events.js';
+import type { EventBus, EventMap, EventName } from '@lni/kernel';
+import '@lni/state/contracts';
 import type { LiveMessages } from './live-messages.js';
 import type { SubscriberGuard } from './subscriber-guard.js';
 
 export interface LiveFeedDeps {
-  readonly events: LiveEventSource;
+  readonly events: EventBus;
   readonly messages: LiveMessages;
   readonly guard: SubscriberGuard;
   readonly logger: Logger;
@@ -134,7 +135,7 @@ export class LiveFeed {
     });
   }
 
-  #on<K extends LiveEventName>(event: K, listener: (payload: LiveEventPayloads[K]) => void): void {
+  #on<K extends EventName>(event: K, listener: (payload: EventMap[K]) => void): void {
     this.#offs.push(this.deps.events.on(event, listener));
   }
 

@@ -1,12 +1,13 @@
 import type { BlockHeader, TransactionData } from '@lni/crypto';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import { blockResource, type BlockResource } from '../resources/block.js';
 import type { ChainContext } from '../resources/chain-context.js';
 import { timestampOf, type ApiTimestamp } from '../resources/timestamp.js';
 import { transactionResource, type TransactionResource } from '../resources/transaction.js';
 import { unconfirmedResource } from '../resources/unconfirmed-transaction.js';
 import { walletResource, type WalletResource } from '../resources/wallet.js';
-import type { BlockReference, DelegateChange, LiveEventPayloads } from './live-events.js';
+import type { EventMap } from '@lni/kernel';
+import type { BlockPlace, DelegateEvent } from '@lni/state/contracts';
 
 /** A delegate as the round and missed-slot messages name it. */
 export interface DelegateMention {
@@ -52,7 +53,7 @@ export class LiveMessages {
     return blockResource(block, this.context());
   }
 
-  confirmed(transaction: TransactionData, block: BlockReference): TransactionResource {
+  confirmed(transaction: TransactionData, block: BlockPlace): TransactionResource {
     return transactionResource(
       {
         ...transaction,
@@ -75,7 +76,7 @@ export class LiveMessages {
     return wallet && walletResource(wallet);
   }
 
-  round({ round, height, delegates, votes }: LiveEventPayloads['round.applied']): RoundMessage {
+  round({ round, height, delegates, votes }: EventMap['round.applied']): RoundMessage {
     return {
       round,
       height,
@@ -86,7 +87,7 @@ export class LiveMessages {
     };
   }
 
-  delegateChange(change: DelegateChange): DelegateChangeMessage {
+  delegateChange(change: DelegateEvent): DelegateChangeMessage {
     return {
       ...this.delegate(change.publicKey),
       ...(change.username !== '' && { username: change.username }),
@@ -96,7 +97,7 @@ export class LiveMessages {
     };
   }
 
-  missedSlot(missed: LiveEventPayloads['forger.missing']): MissedSlotMessage {
+  missedSlot(missed: EventMap['forger.missing']): MissedSlotMessage {
     return {
       height: missed.height,
       round: missed.round,

@@ -1,10 +1,7 @@
 import type { RequestRoute } from '@hapi/hapi';
 import Joi from 'joi';
-import joiToJson from 'joi-to-json';
 import { querySchemaOf } from '../query/sparse-query.js';
-
-// The package is CommonJS exporting the function itself; its typings describe an ES module.
-const parse = joiToJson as unknown as typeof joiToJson.parse;
+import { jsonSchemaOf } from './json-schema-of.js';
 
 type JsonSchema = {
   readonly properties?: Readonly<Record<string, JsonSchema>>;
@@ -42,7 +39,7 @@ export function openApiDocument(
       operation.requestBody = {
         required: true,
         content: {
-          'application/json': { schema: parse(validate.payload as never, 'open-api') },
+          'application/json': { schema: jsonSchemaOf(validate.payload, 'open-api') },
         },
       };
     }
@@ -54,7 +51,7 @@ export function openApiDocument(
 function parametersOf(rule: unknown, location: 'path' | 'query'): object[] {
   const schema = querySchemaOf(rule);
   if (schema === undefined) return [];
-  const json = parse(schema as never, 'open-api') as JsonSchema;
+  const json = jsonSchemaOf(schema, 'open-api') as JsonSchema;
   const required = new Set(json.required ?? []);
   return Object.entries(json.properties ?? {})
     .filter(([, property]) => property.not === undefined)

@@ -1,5 +1,5 @@
 import type { FieldCatalog } from '../query/fields.js';
-import type { WalletView } from './ledger-views.js';
+import type { WalletView } from '@lni/state/contracts';
 import { timestampOf, type ApiTimestamp } from './timestamp.js';
 
 /** The spec's delegate object; amounts are decimal strings. */

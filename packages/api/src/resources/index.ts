@@ -2,7 +2,6 @@ export * from './block.js';
 export * from './chain-context.js';
 export * from './delegate.js';
 export type * from './json-values.js';
-export type * from './ledger-views.js';
 export * from './lock.js';
 export * from './timestamp.js';
 export * from './transaction.js';

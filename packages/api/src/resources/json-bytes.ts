@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Page } from '../pagination/envelope.js';
-import type { WalletView } from './ledger-views.js';
+import type { WalletView } from '@lni/state/contracts';
 
 /**
  * The JSON of resources built from ledger objects, encoded and kept per object. The state

@@ -1,5 +1,5 @@
 import type { FieldCatalog } from '../query/fields.js';
-import type { HtlcLockView, LastBlockView, WalletView } from './ledger-views.js';
+import type { HtlcLockView, LastBlockSummary, WalletView } from '@lni/state/contracts';
 import { timestampOf, type ApiTimestamp } from './timestamp.js';
 
 /** An open HTLC lock in ARK Core 3.0's API shape. */
@@ -22,7 +22,10 @@ const EPOCH_TIMESTAMP = 1;
  * A lock is expired once the last block reached its expiration: its timestamp for type 1
  * (epoch timestamp), its height for type 2 (block height). Then only a refund can close it.
  */
-export function isLockExpired(lock: HtlcLockView, lastBlock: LastBlockView | undefined): boolean {
+export function isLockExpired(
+  lock: HtlcLockView,
+  lastBlock: LastBlockSummary | undefined,
+): boolean {
   if (lastBlock === undefined) return false;
   const reached = lock.expiration.type === EPOCH_TIMESTAMP ? lastBlock.timestamp : lastBlock.height;
   return lock.expiration.value <= reached;
@@ -32,7 +35,7 @@ export function lockResource(
   lockId: string,
   lock: HtlcLockView,
   sender: WalletView,
-  context: { readonly lastBlock: LastBlockView | undefined; readonly epochStart: string },
+  context: { readonly lastBlock: LastBlockSummary | undefined; readonly epochStart: string },
 ): LockResource {
   return {
     lockId,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blockResource } from './block.js';
 import { approvalOf, delegateResource } from './delegate.js';
-import type { WalletView } from './ledger-views.js';
+import type { WalletView } from '@lni/state/contracts';
 import { timestampOf } from './timestamp.js';
 import { transactionResource } from './transaction.js';
 import { walletResource } from './wallet.js';

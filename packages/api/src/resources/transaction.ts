@@ -1,8 +1,28 @@
 import type { FieldCatalog } from '../query/fields.js';
 import { confirmationsOf, type ChainContext } from './chain-context.js';
 import { toJsonValue, type JsonValue } from './json-values.js';
-import type { TransactionView } from './ledger-views.js';
 import { timestampOf, type ApiTimestamp } from './timestamp.js';
+
+/** A confirmed transaction as storage returns it (epoch seconds of its block). */
+export interface TransactionView {
+  readonly id: string;
+  readonly blockId: string;
+  readonly blockHeight: number;
+  readonly version: number;
+  readonly type: number;
+  readonly typeGroup: number;
+  readonly nonce: bigint;
+  readonly senderPublicKey: string;
+  readonly recipientId?: string | null;
+  readonly amount: bigint;
+  readonly fee: bigint;
+  readonly vendorField?: string | null;
+  readonly asset?: unknown;
+  readonly signature?: string | null;
+  readonly secondSignature?: string | null;
+  readonly signatures?: readonly string[] | null;
+  readonly timestamp: number;
+}
 
 /** A confirmed transaction in ARK Core 3.0's API shape. */
 export interface TransactionResource {

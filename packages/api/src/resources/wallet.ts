@@ -1,6 +1,6 @@
 import type { FieldCatalog } from '../query/fields.js';
 import { toJsonValue, type JsonValue } from './json-values.js';
-import type { WalletView } from './ledger-views.js';
+import type { WalletView } from '@lni/state/contracts';
 
 /**
  * The spec's wallet object. There is no `isDelegate`: clients read `attributes.delegate`. A

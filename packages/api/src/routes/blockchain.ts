@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 
 /** GET /api/blockchain: the last block and the supply, in ARK 3.0's shape. */
 export function blockchainRoutes(ledger: () => LedgerReader): ServerRoute[] {

@@ -3,7 +3,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import type { BlockHeader } from '@lni/crypto';
 import type { BlockQuery, Service } from '@lni/database';
 import Joi from 'joi';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import { pageOf } from '../pagination/envelope.js';
 import {
   indexQueryRule,

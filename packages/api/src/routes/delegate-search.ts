@@ -2,7 +2,7 @@ import Boom from '@hapi/boom';
 import type { FieldValue } from '../query/fields.js';
 import { ownEntry } from '../query/own-entry.js';
 import type { FieldCondition, Ordering, ResourceQuery } from '../query/resource-query.js';
-import type { WalletSearch } from '../ledger/ledger-reader.js';
+import type { WalletSearch } from '@lni/state/contracts';
 
 /**
  * Delegate fields the ledger does not index itself, because they are functions of indexed ones

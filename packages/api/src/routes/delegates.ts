@@ -1,6 +1,6 @@
 import type { ServerRoute } from '@hapi/hapi';
 import Boom from '@hapi/boom';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import { pageOf } from '../pagination/envelope.js';
 import {
   indexQueryRule,
@@ -9,7 +9,7 @@ import {
 } from '../query/index-query.js';
 import { delegateCatalog, delegateResource } from '../resources/delegate.js';
 import { dataJson, JSON_TYPE, pageJson, type ResourceJson } from '../resources/json-bytes.js';
-import type { WalletView } from '../resources/ledger-views.js';
+import type { WalletView } from '@lni/state/contracts';
 import { walletResource } from '../resources/wallet.js';
 import { delegateSearch } from './delegate-search.js';
 import { deadlineOf } from '../server/deadline.js';

@@ -1,7 +1,6 @@
 import type { ServerRoute } from '@hapi/hapi';
-import type { AwilixContainer } from 'awilix';
-import type { Cradle, HealthChecks } from '@lni/kernel';
-import type { NodeSources, PeerReader } from '../ledger/node-sources.js';
+import type { HealthChecks } from '@lni/kernel';
+import type { NodeSources } from '../ledger/node-sources.js';
 import { blockchainRoutes } from './blockchain.js';
 import { blockRoutes } from './blocks.js';
 import { delegateRoutes } from './delegates.js';
@@ -13,16 +12,16 @@ import { nodeFeeRoutes } from './node-fees.js';
 import { poolRoutes } from './pool.js';
 import { rootRoutes } from './root.js';
 import { roundRoutes } from './rounds.js';
-import type { PoolPort } from '../ledger/pool-port.js';
 import { transactionSchemaRoutes } from './transaction-schemas.js';
 import { TransactionJson } from './transaction-json.js';
 import { transactionRoutes } from './transactions.js';
 import { unlockedLockRoutes } from './unlocked-locks.js';
 import { walletRoutes } from './wallets.js';
 import { resourceJson } from '../resources/json-bytes.js';
+import type { ApiSources } from '../sources.js';
 
 export interface ResourceRouteOptions {
-  readonly container: AwilixContainer<Cradle>;
+  readonly sources: ApiSources;
   readonly enabledPlugins: ReadonlySet<string>;
   readonly ports: Readonly<Record<string, number>>;
   readonly version: string;
@@ -38,9 +37,10 @@ export interface ResourceRouteOptions {
  * per request, after boot.
  */
 export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
-  const { container, enabledPlugins } = options;
+  const { sources, enabledPlugins } = options;
+  const { required } = sources;
   const has = (name: string) => enabledPlugins.has(name);
-  const ledger = () => container.cradle.apiLedger;
+  const { ledger } = required;
   const routes: ServerRoute[] = [...rootRoutes(options.statusPage)];
   if (has('state')) {
     const json = resourceJson();
@@ -49,35 +49,30 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
       ...cachedPerBlock(delegateRoutes(ledger, json)),
       ...cachedPerBlock(lockRoutes(ledger)),
       ...cachedPerBlock(blockchainRoutes(ledger)),
-      ...cachedPerBlock(
-        transactionSchemaRoutes({ ledger, network: () => container.cradle.networkConfig }),
-      ),
+      ...cachedPerBlock(transactionSchemaRoutes({ ledger, network: required.network })),
       ...poolRoutes({
         ledger,
-        pool: () => container.resolve<PoolPort>('transactionPool'),
-        pubKeyHash: () => container.cradle.networkConfig.network.pubKeyHash,
+        pool: required.pool,
+        pubKeyHash: () => required.network().network.pubKeyHash,
       }),
     );
   }
   if (has('state') && has('database')) {
-    const transactions = () => container.cradle.transactionQuery;
+    const transactions = required.transactionQuery;
     const transactionSources = { ledger, transactions, json: new TransactionJson() };
     routes.push(
       ...cachedPerBlock(transactionRoutes(transactionSources)),
       ...unlockedLockRoutes(transactionSources),
-      ...cachedPerBlock(
-        blockRoutes({ ...transactionSources, blocks: () => container.cradle.blockQuery }),
-      ),
-      ...cachedPerBlock(roundRoutes(() => container.cradle.roundStorage)),
+      ...cachedPerBlock(blockRoutes({ ...transactionSources, blocks: required.blockQuery })),
+      ...cachedPerBlock(roundRoutes(required.roundStorage)),
       ...nodeFeeRoutes({ ledger, transactions, now: () => new Date() }),
-      ...missedSlotRoutes({ ledger, missedSlots: () => container.cradle.missedSlotStorage }),
+      ...missedSlotRoutes({ ledger, missedSlots: required.missedSlots }),
     );
   }
   const nodeSources = {
-    ...syncSources(container),
-    network: () => (has('state') ? container.cradle.networkConfig : undefined),
-    poolLimits: () =>
-      container.hasRegistration('poolLimits') ? container.cradle.poolLimits : undefined,
+    ...syncSources(sources),
+    network: sources.optional.network,
+    poolLimits: sources.optional.poolLimits,
     ports: options.ports,
     version: options.version,
     now: () => new Date(),
@@ -88,14 +83,10 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
 }
 
 /** Where the sync rule reads the last block, the peers and the clock in this node. */
-export function syncSources(
-  container: AwilixContainer<Cradle>,
-): Pick<NodeSources, 'lastBlock' | 'peers' | 'now'> {
-  const has = (name: string) => container.hasRegistration(name);
+export function syncSources(sources: ApiSources): Pick<NodeSources, 'lastBlock' | 'peers' | 'now'> {
   return {
-    lastBlock: () => (has('apiLedger') ? container.cradle.apiLedger.lastBlock() : undefined),
-    peers: () =>
-      has('peerRepository') ? container.resolve<PeerReader>('peerRepository') : undefined,
+    lastBlock: () => sources.optional.ledger()?.lastBlock(),
+    peers: sources.optional.peers,
     now: () => new Date(),
   };
 }

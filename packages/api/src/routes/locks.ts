@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import { pageOf } from '../pagination/envelope.js';
 import { searchInMemory } from '../query/in-memory-search.js';
 import {
@@ -9,7 +9,7 @@ import {
   toResourceQuery,
   type IndexQueryDefinition,
 } from '../query/index-query.js';
-import type { WalletView } from '../resources/ledger-views.js';
+import type { WalletView } from '@lni/state/contracts';
 import { lockCatalog, lockResource, type LockResource } from '../resources/lock.js';
 import { deadlineOf } from '../server/deadline.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';

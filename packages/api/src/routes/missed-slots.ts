@@ -1,8 +1,6 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
-import type { Service } from '@lni/database';
-import type { MissedSlotStorage } from '@lni/state';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader, MissedSlotReader } from '@lni/state/contracts';
 import { pageOf } from '../pagination/envelope.js';
 import {
   indexQueryRule,
@@ -17,7 +15,7 @@ const missedIndex: IndexQueryDefinition = { catalog: {}, defaultOrder: [] };
 
 export interface MissedSlotRouteSources {
   readonly ledger: () => LedgerReader;
-  readonly missedSlots: () => Service<MissedSlotStorage>;
+  readonly missedSlots: () => MissedSlotReader;
 }
 
 /** GET /api/delegates/{id}/missed: the slots a delegate let pass, newest first. */

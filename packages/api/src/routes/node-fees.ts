@@ -1,7 +1,7 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { Service, TransactionQuery } from '@lni/database';
 import Joi from 'joi';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import { feeKeyOf } from './transaction-types.js';
 
 const DAY_MS = 86_400_000;

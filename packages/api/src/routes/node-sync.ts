@@ -1,12 +1,12 @@
 import { Milestones, SlotClock, type NetworkConfig } from '@lni/crypto';
 import type { NodeSources } from '../ledger/node-sources.js';
-import type { LastBlockView } from '../resources/ledger-views.js';
+import type { LastBlockSummary } from '@lni/state/contracts';
 import { syncStatus } from './sync-status.js';
 
 export interface NodeSyncState {
   readonly synced: boolean;
   readonly behind: number;
-  readonly lastBlock: LastBlockView | undefined;
+  readonly lastBlock: LastBlockSummary | undefined;
   /** Seconds since the network epoch. */
   readonly now: number;
 }

@@ -2,8 +2,8 @@ import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
 import type { TransactionData } from '@lni/crypto';
 import Joi from 'joi';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
-import type { PoolPort } from '../ledger/pool-port.js';
+import type { LedgerReader } from '@lni/state/contracts';
+import type { Pool } from '@lni/state/contracts';
 import { unconfirmedResource } from '../resources/unconfirmed-transaction.js';
 import { submitTransactions } from './transaction-submission.js';
 
@@ -11,7 +11,7 @@ export const MAX_TRANSACTIONS_PER_REQUEST = 40;
 
 export interface PoolRouteSources {
   readonly ledger: () => LedgerReader;
-  readonly pool: () => PoolPort;
+  readonly pool: () => Pick<Pool, 'add' | 'get' | 'all'>;
   readonly pubKeyHash: () => number;
 }
 

@@ -1,6 +1,6 @@
 import { transactionSignatures } from '@lni/crypto';
 import type { StoredTransaction } from '@lni/database';
-import type { TransactionView } from '../resources/ledger-views.js';
+import type { TransactionView } from '../resources/transaction.js';
 
 /**
  * A stored transaction with its signatures, which live in its serialized bytes. Spelled field by

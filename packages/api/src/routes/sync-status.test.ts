@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PeerSummary } from '../ledger/node-sources.js';
+import type { PeerSummary } from '@lni/p2p/contracts';
 import { syncStatus } from './sync-status.js';
 
 const peer = (height: number): PeerSummary => ({

@@ -1,4 +1,4 @@
-import type { PeerSummary } from '../ledger/node-sources.js';
+import type { PeerSummary } from '@lni/p2p/contracts';
 
 /**
  * A node alone is synced while its last block is younger than this many block times, as ARK's

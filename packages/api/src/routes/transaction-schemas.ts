@@ -7,11 +7,8 @@ import {
   transactionTypes,
   type NetworkConfig,
 } from '@lni/crypto';
-import joiToJson from 'joi-to-json';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
-
-// The package is CommonJS exporting the function itself; its typings describe an ES module.
-const toJsonSchema = joiToJson as unknown as typeof joiToJson.parse;
+import type { LedgerReader } from '@lni/state/contracts';
+import { jsonSchemaOf } from '../openapi/json-schema-of.js';
 
 type JsonSchema = { [key: string]: unknown };
 
@@ -50,7 +47,7 @@ export function transactionSchemaRoutes(sources: TransactionSchemaSources): Serv
             if (HTLC_TYPES.has(type) && milestone.htlcEnabled !== true) continue;
             const schema = transactionSchema(CORE_GROUP, type, milestone, network.network);
             if (schema === undefined) continue;
-            const json = toJsonSchema(schema as never, 'json') as { properties?: JsonSchema };
+            const json = jsonSchemaOf(schema, 'json') as { properties?: JsonSchema };
             schemas[type] = propertiesOf(json);
           }
           return { data: { [CORE_GROUP]: schemas } };

@@ -1,5 +1,5 @@
 import type { Criteria, OrderBy, SearchQuery } from '@lni/database';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import type { FieldValue } from '../query/fields.js';
 import { ownEntry } from '../query/own-entry.js';
 import type { FieldCondition, ResourceQuery } from '../query/resource-query.js';

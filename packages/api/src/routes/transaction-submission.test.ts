@@ -6,8 +6,7 @@ import {
   type TransactionData,
 } from '@lni/crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
-import type { PoolPort, PoolRefusal } from '../ledger/pool-port.js';
+import type { LedgerReader, Pool, PoolRejection } from '@lni/state/contracts';
 import { poolRoutes } from './pool.js';
 
 const network = 23;
@@ -27,13 +26,13 @@ const signed = (nonce: bigint) =>
  * A pool that holds what it accepted and refuses for the reasons a test gives by nonce, as the
  * state plugin's pool answers.
  */
-class ScriptedPool implements PoolPort {
+class ScriptedPool implements Pick<Pool, 'add' | 'get' | 'all'> {
   readonly held = new Map<string, TransactionData>();
-  refusals = new Map<bigint, Pick<PoolRefusal, 'reason' | 'message'>>();
+  refusals = new Map<bigint, Pick<PoolRejection, 'reason' | 'message'>>();
 
   async add(transactions: readonly TransactionData[]) {
     const accepted: string[] = [];
-    const rejected: PoolRefusal[] = [];
+    const rejected: PoolRejection[] = [];
     transactions.forEach((tx, index) => {
       const id = tx.id as string;
       const refusal = this.held.has(id)

@@ -1,9 +1,9 @@
 import { transactionFromJson, transactionId, type TransactionData } from '@lni/crypto';
 import { arkPoolError, type ArkPoolError } from '../ledger/ark-pool-error.js';
-import type { PoolPort } from '../ledger/pool-port.js';
+import type { Pool } from '@lni/state/contracts';
 
 export interface SubmissionSources {
-  readonly pool: () => PoolPort;
+  readonly pool: () => Pick<Pool, 'add' | 'get' | 'all'>;
   readonly pubKeyHash: () => number;
 }
 

@@ -2,7 +2,7 @@ import Boom from '@hapi/boom';
 import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Criteria, Service, TransactionQuery } from '@lni/database';
 import Joi from 'joi';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import { pageOf } from '../pagination/envelope.js';
 import {
   ADDRESSES_REMOVED,

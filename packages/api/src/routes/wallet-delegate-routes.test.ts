@@ -3,7 +3,7 @@ import type { Plugin } from '@lni/kernel';
 import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPlugin } from '../plugin.js';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import { resourceJson } from '../resources/json-bytes.js';
 import { delegateRoutes } from './delegates.js';
 import { walletRoutes } from './wallets.js';

@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
-import type { WalletView } from '../resources/ledger-views.js';
+import type { LedgerReader } from '@lni/state/contracts';
+import type { WalletView } from '@lni/state/contracts';
 
 /** `{id}` of wallet and delegate routes: an address, a public key or a delegate username. */
 export const walletIdParams = Joi.object({

@@ -1,5 +1,5 @@
 import type { ServerRoute } from '@hapi/hapi';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import { pageOf } from '../pagination/envelope.js';
 import {
   ADDRESSES_REMOVED,
@@ -8,7 +8,7 @@ import {
   type IndexQueryDefinition,
 } from '../query/index-query.js';
 import { dataJson, JSON_TYPE, pageJson, type JsonBytesMemo } from '../resources/json-bytes.js';
-import type { WalletView } from '../resources/ledger-views.js';
+import type { WalletView } from '@lni/state/contracts';
 import { walletCatalog, walletResource } from '../resources/wallet.js';
 import { deadlineOf } from '../server/deadline.js';
 import { walletIdParams, walletOrNotFound } from './wallet-id.js';

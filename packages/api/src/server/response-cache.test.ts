@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '@lni/state/contracts';
 import { apiPlugin } from '../plugin.js';
 import { JSON_TYPE } from '../resources/json-bytes.js';
 import { ResponseCache } from './response-cache.js';
@@ -47,7 +47,7 @@ const countingRoutes: Plugin<object> = {
   name: 'counting-routes',
   dependsOn: { required: ['api'] },
   register: ({ container }) => {
-    container.register({ apiLedger: asValue(ledger as LedgerReader) });
+    container.register({ ledger: asValue(ledger as LedgerReader) });
     const counted = () => ({ data: { runs: ++runs, tip } });
     container.cradle.apiRoutes.add(
       {

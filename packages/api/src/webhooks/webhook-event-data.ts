@@ -1,5 +1,7 @@
 import { blockIdHex, transactionToJson, type BlockHeader } from '@lni/crypto';
-import type { LiveEventPayloads } from '../live/live-events.js';
+import type { EventMap } from '@lni/kernel';
+import '@lni/p2p/contracts';
+import '@lni/state/contracts';
 import { toJsonValue, type JsonValue } from '../resources/json-values.js';
 
 /** Events a webhook can follow: those the node's plugins publish on the event bus. */
@@ -14,14 +16,8 @@ export const WEBHOOK_EVENTS = [
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** The payloads of those events as the bus carries them (p2p declares the peer events). */
-export type WebhookEventPayloads = Pick<
-  LiveEventPayloads,
-  'block.applied' | 'block.reverted' | 'transaction.applied' | 'forger.missing'
-> & {
-  'peer.added': { readonly ip: string; readonly port: number };
-  'peer.removed': { readonly ip: string; readonly port: number; readonly reason: string };
-};
+/** The payloads of those events as the bus carries them (state and p2p declare them). */
+export type WebhookEventPayloads = Pick<EventMap, WebhookEvent>;
 
 /** What the data of some events is made from besides the event. */
 export interface WebhookDataSources {

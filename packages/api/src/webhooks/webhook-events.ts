@@ -1,8 +1,8 @@
 import type { Service } from '@lni/database';
 import type { Webhook, WebhookDelivery, WebhookStorage } from './storage/webhook-storage.js';
 import type { EntityManager } from '@lni/database/contracts';
-import type { Logger } from '@lni/kernel';
-import type { CommittedBlock } from '@lni/state';
+import type { EventBus, Logger } from '@lni/kernel';
+import type { CommittedBlock } from '@lni/state/contracts';
 import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '../resources/json-values.js';
 import type { ConditionMatcher } from './condition-matcher.js';
@@ -12,16 +12,7 @@ import {
   webhookEventData,
   type WebhookDataSources,
   type WebhookEvent,
-  type WebhookEventPayloads,
 } from './webhook-event-data.js';
-
-/** The kernel's event bus as webhooks follow it. */
-export interface WebhookEventSource {
-  on<K extends WebhookEvent>(
-    event: K,
-    listener: (payload: WebhookEventPayloads[K]) => void,
-  ): () => void;
-}
 
 /** The events of an applied block, whose deliveries are written with the block when it can. */
 const BLOCK_EVENTS: ReadonlySet<WebhookEvent> = new Set(['block.applied', 'transaction.applied']);
@@ -43,7 +34,7 @@ export class WebhookEvents {
 
   constructor(
     private readonly deps: {
-      readonly events: WebhookEventSource;
+      readonly events: EventBus;
       readonly webhookStorage: Service<WebhookStorage>;
       readonly sources: WebhookDataSources;
       readonly matcher: ConditionMatcher;

@@ -1,12 +1,12 @@
-import type { Logger } from '@lni/kernel';
-import type { BlockCommit } from '@lni/state';
+import type { EventBus, Logger } from '@lni/kernel';
+import type { BlockCommit } from '@lni/state/contracts';
 import type { Service } from '@lni/database';
 import type { WebhookStorage } from './storage/webhook-storage.js';
 import { Counter, type Registry } from 'prom-client';
 import { ConditionMatcher } from './condition-matcher.js';
 import { WebhookDeliverer, type DeliveryOptions } from './webhook-deliverer.js';
 import type { WebhookDataSources } from './webhook-event-data.js';
-import { WebhookEvents, type WebhookEventSource } from './webhook-events.js';
+import { WebhookEvents } from './webhook-events.js';
 
 /** Events to deliveries to POSTs: the webhooks of this node, started at boot. */
 export class WebhookService {
@@ -15,7 +15,7 @@ export class WebhookService {
   private leaveBlocks: (() => void) | undefined;
 
   constructor(deps: {
-    readonly events: WebhookEventSource;
+    readonly events: EventBus;
     readonly webhookStorage: Service<WebhookStorage>;
     readonly sources: WebhookDataSources;
     readonly options: DeliveryOptions;

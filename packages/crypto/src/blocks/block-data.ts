@@ -26,6 +26,9 @@ export interface BlockHeader {
   readonly blockSignature: string;
 }
 
+/** A block by its id and height, as common-block searches, probes and forgers name it. */
+export type BlockReference = Pick<BlockHeader, 'id' | 'height'>;
+
 /** A header as signed, before its id is known: the id is the hash of these fields. */
 export type SignedBlockHeader = Omit<BlockHeader, 'id'>;
 

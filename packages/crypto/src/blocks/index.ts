@@ -6,7 +6,7 @@ export * from './block-header.js';
 export * from './block-header-wire.js';
 export { blockIdHex, shortIdValue } from './block-id-format.js';
 export * from './block-json.js';
-export type * from './block-verification.js';
+export * from './block-verification.js';
 export * from './deserialize-block.js';
 export * from './forge-block.js';
 export * from './serialize-block.js';

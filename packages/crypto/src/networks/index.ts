@@ -4,5 +4,6 @@ export * from './milestones.js';
 export type * from './network-config.js';
 export * from './network-config-error.js';
 export type * from './network-params.js';
+export type * from './forging-round.js';
 export * from './rounds.js';
 export * from './slot-clock.js';

@@ -4,7 +4,7 @@ import type { Milestones } from './milestones.js';
 
 /**
  * The round a height lies in (ARK 3.0 calls it `RoundInfo`): a position in the chain, not the
- * forging round a relay hands a forger (p2p's `ForgingRound`).
+ * forging round a relay hands a forger (`ForgingRound`).
  */
 export interface RoundOfHeight {
   readonly round: number;

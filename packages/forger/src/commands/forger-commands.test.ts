@@ -8,7 +8,7 @@ import {
 } from '@lni/crypto';
 import type { Plugin } from '@lni/kernel';
 import { runTestCommand } from '@lni/kernel/testing';
-import type { ForgingRound } from '@lni/p2p/wire';
+import type { ForgingRound } from '@lni/crypto';
 import { MemoryChain, startTestNode, type TestNode } from '@lni/p2p/testing';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

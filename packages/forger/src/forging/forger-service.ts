@@ -1,6 +1,6 @@
 import type { Logger } from '@lni/kernel';
 import type { KeyPair } from '@lni/crypto';
-import type { DelegateRegistry } from '../delegates/delegate-registry.js';
+import type { DelegateDirectory } from '@lni/state/contracts';
 import type { DoubleSignGuard } from '../guard/double-sign-guard.js';
 import { RelayError } from '../relay/relay-error.js';
 import type { BlockAssembler } from './block-assembler.js';
@@ -18,7 +18,7 @@ export interface ForgerServiceDeps {
   readonly rules: ForgingRules;
   readonly assemble: BlockAssembler;
   /** The ledger's delegates, when it runs in this process: secrets of no delegate are warned of. */
-  readonly registry?: DelegateRegistry;
+  readonly registry?: DelegateDirectory;
   /** Keeps the forger from signing twice (see `src/guard/`); the plugin always gives one. */
   readonly guard?: DoubleSignGuard;
   readonly logger: Logger;
@@ -70,7 +70,7 @@ export class ForgerService {
   }
 
   /** Secrets that cannot forge: no delegate registered with them, or one that resigned. */
-  private warnAboutNonDelegates(registry: DelegateRegistry, publicKeys: readonly string[]): void {
+  private warnAboutNonDelegates(registry: DelegateDirectory, publicKeys: readonly string[]): void {
     const unknown = publicKeys.filter((publicKey) => registry.delegate(publicKey) === undefined);
     const resigned = publicKeys.filter((publicKey) => registry.delegate(publicKey)?.resigned);
     const height = registry.height();

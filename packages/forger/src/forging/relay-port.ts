@@ -1,4 +1,5 @@
-import type { ForgingRound, NetworkStateReply } from '@lni/p2p/wire';
+import type { ForgingRound } from '@lni/crypto';
+import type { NetworkStateReply } from '@lni/p2p/wire';
 
 /**
  * The relay's round as the forger acts on it: p2p's `ForgingRound` without the delegate list

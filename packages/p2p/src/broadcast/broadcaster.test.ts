@@ -6,7 +6,7 @@ import { connectTestClient } from '../testing/test-client.js';
 import { startTestNode, type TestNode } from '../testing/test-node.js';
 import { SeenSet } from './seen-set.js';
 
-// MemoryChain stands in for the ledger as `p2pChain`.
+// MemoryChain stands in for the ledger as `chain`.
 const nodes: TestNode[] = [];
 const clients: PeerClient[] = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import type { Logger } from '@lni/kernel';
-import type { PeerAddress } from '../chain-port.js';
+import type { PeerAddress } from '@lni/state/contracts';
 import type { PeerClient } from '../peers/peer-client.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
 import { SeenSet } from './seen-set.js';

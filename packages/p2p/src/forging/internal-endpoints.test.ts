@@ -11,9 +11,10 @@ import {
   unconfirmedTransactionsReplySchema,
 } from '../wire/internal-messages.js';
 import { routeId, type InternalRoute } from '../wire/routes.js';
-import type { ForgingPort, ForgingRound, RoundDelegate } from './forging-port.js';
+import type { ForgingRound, RoundDelegate } from '@lni/crypto';
+import type { ForgingSource } from '@lni/state/contracts';
 
-// The ledger (@lni/state) registers the real p2pForging; these tests use an in-test ForgingPort.
+// The ledger (@lni/state) registers the real forgingSource; these tests use an in-test ForgingSource.
 const nodes: TestNode[] = [];
 const connections: PeerConnection[] = [];
 afterEach(async () => {
@@ -46,7 +47,7 @@ const delegate = (n: number): RoundDelegate => ({
   rank: n,
 });
 
-function forgingOf(chain: MemoryChain, transactions: string[]): ForgingPort {
+function forgingOf(chain: MemoryChain, transactions: string[]): ForgingSource {
   return {
     currentRound: (): ForgingRound<BlockHeader> => ({
       round: 3,

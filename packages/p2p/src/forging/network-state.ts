@@ -1,5 +1,5 @@
 import type { Logger } from '@lni/kernel';
-import type { ChainPort } from '../chain-port.js';
+import type { Chain } from '@lni/state/contracts';
 import type { PeerNetwork } from '../peers/peer-network.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
 import {
@@ -9,7 +9,7 @@ import {
 } from '../wire/internal-messages.js';
 
 export interface NetworkStateReaderDeps {
-  readonly chain: ChainPort;
+  readonly chain: Chain;
   readonly network: PeerNetwork;
   readonly peers: PeerRepository;
   /** Fewer peers than this: forgers are told the network's reach is too small (ARK: 20). */

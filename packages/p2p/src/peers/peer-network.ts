@@ -1,5 +1,5 @@
 import type { Logger } from '@lni/kernel';
-import type { ChainPort } from '../chain-port.js';
+import type { Chain } from '@lni/state/contracts';
 import { isNotReady, MalformedAnswerError, PeerResponseError } from '../errors.js';
 import { normaliseIp } from '../limits/ip-matcher.js';
 import type { OutgoingThrottle } from '../limits/outgoing-throttle.js';
@@ -11,7 +11,7 @@ import type { PeerRepository } from './peer-repository.js';
 import type { PeerVerifier } from './peer-verifier.js';
 
 export interface PeerNetworkDependencies {
-  readonly chain: ChainPort;
+  readonly chain: Chain;
   readonly peers: PeerRepository;
   readonly verifier: PeerVerifier;
   readonly throttle: OutgoingThrottle;

@@ -1,3 +1,4 @@
+import type { PeerReader } from '../contracts/peers.js';
 import type { EventBus, Logger } from '@lni/kernel';
 import { peerKey, type PeerObservation, type PeerView } from './peer.js';
 import type { PeerStore, StoredPeer } from './peer-store.js';
@@ -32,7 +33,7 @@ const STORE_EVERY_MS = 60_000;
  * it knew (dialled again after a loss or a restart); and the penalties of every IP that
  * misbehaved. With a PeerStore, known peers and penalties survive a restart.
  */
-export class PeerRepository {
+export class PeerRepository implements PeerReader {
   private readonly peers = new Map<string, PeerRecord>();
   private readonly known = new Map<string, StoredPeer>();
   private readonly now: () => number;

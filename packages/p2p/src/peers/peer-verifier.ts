@@ -1,5 +1,5 @@
 import type { BlockHeader } from '@lni/crypto';
-import type { ChainPort } from '../chain-port.js';
+import type { Chain } from '@lni/state/contracts';
 import { findHighestCommonBlock } from '../sync/common-block-search.js';
 import type { StatusReply } from '../wire/messages.js';
 import type { PeerClient } from './peer-client.js';
@@ -15,7 +15,7 @@ export type Verification =
   | { readonly verified: false; readonly reason: string };
 
 export interface PeerVerifierDeps {
-  readonly chain: ChainPort;
+  readonly chain: Chain;
   readonly versions: VersionPolicy;
   /** Blocks per round: the headers after the common block are checked to the round's end. */
   readonly roundLength: () => number;

@@ -1,5 +1,5 @@
 import type { Logger } from '@lni/kernel';
-import type { PeerAddress } from '../chain-port.js';
+import type { PeerAddress } from '@lni/state/contracts';
 import type { IpMatcher } from '../limits/ip-matcher.js';
 import type { MessageLimiter } from '../limits/message-limiter.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
@@ -47,10 +47,31 @@ export interface DispatcherDeps {
   readonly logger: Logger;
 }
 
+/** A request decoded by its route's codec, holding its handler until the checks pass. */
+interface DecodedRequest {
+  readonly headers?: RequestHeaders;
+  /** Runs the route's handler and encodes its reply. */
+  answer(from: PeerAddress): Promise<Buffer>;
+}
+
 interface PublicRouteEntry {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly codec: RouteCodec<any, any>;
-  readonly handle: (request: never, from: PeerAddress) => unknown;
+  decode(bytes: Uint8Array): DecodedRequest;
+}
+
+/** A route's codec and handler, typed together so a request meets only its own handler. */
+function publicRoute<Request extends { readonly headers?: RequestHeaders }, Reply>(
+  codec: RouteCodec<Request, Reply>,
+  handle: (request: Request, from: PeerAddress) => Reply | Promise<Reply>,
+): PublicRouteEntry {
+  return {
+    decode(bytes) {
+      const request = codec.decodeRequest(bytes);
+      return {
+        ...(request.headers && { headers: request.headers }),
+        answer: async (from) => codec.encodeReply(await handle(request, from)),
+      };
+    },
+  };
 }
 
 /**
@@ -64,21 +85,16 @@ export class Dispatcher {
   constructor(private readonly deps: DispatcherDeps) {
     const handlers = deps.publicHandlers;
     this.routes = {
-      getStatus: { codec: getStatusCodec, handle: () => handlers.status() },
-      getPeers: { codec: getPeersCodec, handle: (_request, from) => handlers.peers(from) },
-      getCommonBlocks: {
-        codec: getCommonBlocksCodec,
-        handle: (request) => handlers.commonBlocks(request),
-      },
-      getBlocks: { codec: getBlocksCodec, handle: (request) => handlers.blocks(request) },
-      postBlock: {
-        codec: postBlockCodec,
-        handle: (request, from) => handlers.postBlock(request, from),
-      },
-      postTransactions: {
-        codec: postTransactionsCodec,
-        handle: (request, from) => handlers.postTransactions(request, from),
-      },
+      getStatus: publicRoute(getStatusCodec, () => handlers.status()),
+      getPeers: publicRoute(getPeersCodec, (_request, from) => handlers.peers(from)),
+      getCommonBlocks: publicRoute(getCommonBlocksCodec, (request) =>
+        handlers.commonBlocks(request),
+      ),
+      getBlocks: publicRoute(getBlocksCodec, (request) => handlers.blocks(request)),
+      postBlock: publicRoute(postBlockCodec, (request, from) => handlers.postBlock(request, from)),
+      postTransactions: publicRoute(postTransactionsCodec, (request, from) =>
+        handlers.postTransactions(request, from),
+      ),
     };
   }
 
@@ -130,9 +146,9 @@ export class Dispatcher {
       return Buffer.from(JSON.stringify(await this.deps.internalHandlers.handle(route, request)));
     }
     const entry = this.routes[route];
-    let request: { readonly headers?: RequestHeaders };
+    let request: DecodedRequest;
     try {
-      request = entry.codec.decodeRequest(payload) as { readonly headers?: RequestHeaders };
+      request = entry.decode(payload);
     } catch (error) {
       if (!(error instanceof WireError)) throw error;
       this.misbehaved(ip, 'malformedMessage', `${route}: ${error.message}`);
@@ -146,8 +162,7 @@ export class Dispatcher {
     // An LNI peer names its listening port, so one IP may run several nodes (test networks);
     // an ARK peer listens on the network's port.
     const port = request.headers?.port ?? this.deps.networkPort();
-    const reply = await entry.handle(request as never, { ip, port });
-    return entry.codec.encodeReply(reply);
+    return request.answer({ ip, port });
   }
 
   private misbehaved(ip: string, kind: 'malformedMessage' | 'rateLimited', reason: string): void {

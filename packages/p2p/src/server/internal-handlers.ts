@@ -1,5 +1,5 @@
 import type { EventBus, Logger } from '@lni/kernel';
-import type { ForgingPort } from '../forging/forging-port.js';
+import type { ForgingSource } from '@lni/state/contracts';
 import { RouteError } from '../transport/route-error.js';
 import { currentRoundToWire, type CurrentRoundReply } from '../wire/current-round.js';
 import {
@@ -10,8 +10,8 @@ import {
 import { GRACEFUL_ERROR_STATUS, type InternalRoute } from '../wire/routes.js';
 
 export interface InternalHandlersDeps {
-  /** The ledger's forging data (`p2pForging`), resolved when a forger asks; undefined if none. */
-  readonly forging: () => ForgingPort | undefined;
+  /** The ledger's forging data (`forgingSource`), resolved when a forger asks; undefined if none. */
+  readonly forging: () => ForgingSource | undefined;
   readonly networkState: () => Promise<NetworkStateReply>;
   /** A forger asks the relay to check its peers for new blocks now. */
   readonly wakeSync: () => void;
@@ -60,7 +60,7 @@ export class InternalHandlers {
     return true;
   }
 
-  private forgingPort(): ForgingPort {
+  private forgingPort(): ForgingSource {
     const port = this.deps.forging();
     // ARK answers 499 while its blockchain is not ready: a forger waits and asks again.
     if (!port)

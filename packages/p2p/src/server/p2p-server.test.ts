@@ -8,7 +8,7 @@ import { startTestNode, type TestNode } from '../testing/test-node.js';
 import { encodeFrame } from '../wire/frame.js';
 import { routeId } from '../wire/routes.js';
 
-// The ledger is stood in for by MemoryChain as `p2pChain`; the wire is the real one.
+// The ledger is stood in for by MemoryChain as `chain`; the wire is the real one.
 const nodes: TestNode[] = [];
 const clients: PeerClient[] = [];
 const raws: RawSocket[] = [];

@@ -1,7 +1,7 @@
 import type { EventBus, Logger } from '@lni/kernel';
-import type { ChainPort } from '../chain-port.js';
+import type { Chain } from '@lni/state/contracts';
 import type { P2POptions } from '../config.js';
-import type { ForgingPort } from '../forging/forging-port.js';
+import type { ForgingSource } from '@lni/state/contracts';
 import { ConnectionGate } from '../limits/connection-gate.js';
 import { IpMatcher } from '../limits/ip-matcher.js';
 import { MessageLimiter } from '../limits/message-limiter.js';
@@ -17,13 +17,13 @@ import { PublicHandlers, type MessageHooks } from './public-handlers.js';
 
 export interface P2PServerDependencies {
   readonly p2pOptions: P2POptions;
-  readonly p2pChain: ChainPort;
+  readonly chain: Chain;
   readonly peerRepository: PeerRepository;
   readonly peerNetwork: PeerNetwork;
   readonly versions: VersionPolicy;
   readonly logger: Logger;
   readonly events: EventBus;
-  readonly forging: () => ForgingPort | undefined;
+  readonly forging: () => ForgingSource | undefined;
   readonly networkState: () => Promise<NetworkStateReply>;
   readonly wakeSync: () => void;
   /** This node's public services (its API) by package name, for getStatus. */
@@ -54,7 +54,7 @@ export class P2PServer {
   constructor(private readonly deps: P2PServerDependencies) {
     const { p2pOptions, peerRepository, logger } = deps;
     const publicHandlers = new PublicHandlers({
-      chain: deps.p2pChain,
+      chain: deps.chain,
       peers: peerRepository,
       version: p2pOptions.version,
       services: deps.services,

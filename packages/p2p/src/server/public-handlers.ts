@@ -1,5 +1,5 @@
 import type { Logger } from '@lni/kernel';
-import type { ChainPort, PeerAddress } from '../chain-port.js';
+import type { Chain, PeerAddress } from '@lni/state/contracts';
 import type { PeerRepository } from '../peers/peer-repository.js';
 import { RouteError } from '../transport/route-error.js';
 import { MAX_PEERS_PER_REPLY } from '../wire/codecs.js';
@@ -26,7 +26,7 @@ export interface MessageHooks {
 }
 
 export interface PublicHandlersDeps {
-  readonly chain: ChainPort;
+  readonly chain: Chain;
   readonly peers: PeerRepository;
   /** The version this node announces. */
   readonly version: string;

@@ -3,7 +3,7 @@ import { MemoryChain } from '../testing/memory-chain.js';
 import { startTestNode, type TestNode } from '../testing/test-node.js';
 import { probeHeights } from './common-block-search.js';
 
-// The ledger is ours but not written yet: MemoryChain stands in for it as `p2pChain`.
+// The ledger is ours but not written yet: MemoryChain stands in for it as `chain`.
 const nodes: TestNode[] = [];
 afterEach(async () => {
   await Promise.all(nodes.splice(0).map((node) => node.stop()));

@@ -1,6 +1,6 @@
 import { ProgressLog, type Logger } from '@lni/kernel';
 import type { BlockHeader } from '@lni/crypto';
-import type { ChainPort } from '../chain-port.js';
+import type { Chain } from '@lni/state/contracts';
 import type { PeerClient } from '../peers/peer-client.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
@@ -10,7 +10,7 @@ import type { WireBlock } from '../wire/messages.js';
 import { chooseSyncPlan, onOurChain, type PeerOnChain } from './sync-plan.js';
 
 export interface BlockSyncDeps {
-  readonly chain: ChainPort;
+  readonly chain: Chain;
   readonly network: PeerNetwork;
   readonly peers: PeerRepository;
   readonly logger: Logger;

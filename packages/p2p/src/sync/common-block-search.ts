@@ -1,4 +1,4 @@
-import type { ChainPort } from '../chain-port.js';
+import type { Chain } from '@lni/state/contracts';
 import type { PeerClient } from '../peers/peer-client.js';
 import { MAX_COMMON_BLOCK_IDS } from '../wire/codecs.js';
 
@@ -15,7 +15,7 @@ export type CommonBlockSearch =
  * ask for, or at another height, ends the search: the peer is lying.
  */
 export async function findHighestCommonBlock(
-  chain: Pick<ChainPort, 'blockIds'>,
+  chain: Pick<Chain, 'blockIds'>,
   client: Pick<PeerClient, 'commonBlocks'>,
   top: number,
   timeoutMs: () => number | undefined = () => undefined,

@@ -1,17 +1,21 @@
-import { blockHeaderFromJson, blockHeaderToJson, type BlockHeader } from '@lni/crypto';
+import {
+  blockHeaderFromJson,
+  blockHeaderToJson,
+  type BlockHeader,
+  type BlockReference,
+} from '@lni/crypto';
 import { createHash } from 'node:crypto';
 import type {
-  BlockReference,
   BlockVerdict,
   ChainBlock,
-  ChainPort,
+  Chain,
   ChainStatus,
   HeaderCheck,
   IncomingBlock,
   NetworkIdentity,
   PeerAddress,
   TransactionsVerdict,
-} from '../chain-port.js';
+} from '@lni/state/contracts';
 import { RouteError } from '../transport/route-error.js';
 import { GRACEFUL_ERROR_STATUS } from '../wire/routes.js';
 
@@ -21,13 +25,13 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
 export const signatureOf = (id: string): string => sha256(`signed:${id}`);
 
 /**
- * A ChainPort over an in-memory list of made-up blocks, standing in for the ledger (`@lni/state`)
+ * A Chain over an in-memory list of made-up blocks, standing in for the ledger (`@lni/state`)
  * in this package's tests. A posted block travels as the JSON of its header: it is taken only
  * when it follows our last block, as a ledger would. Other bytes are taken as "some next block";
  * bytes starting with `dead` are an invalid block. `branch` gives the blocks appended later
  * other ids, to build forks. A header is authentic when its signature is `signatureOf(id)`.
  */
-export class MemoryChain implements ChainPort {
+export class MemoryChain implements Chain {
   readonly network: NetworkIdentity;
   readonly headers: BlockHeader[] = [];
   readonly received: { kind: 'block' | 'transactions'; from: PeerAddress; payload: unknown }[] = [];

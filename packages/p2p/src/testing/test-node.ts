@@ -4,8 +4,8 @@ import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChainPort } from '../chain-port.js';
-import type { ForgingPort } from '../forging/forging-port.js';
+import type { Chain } from '@lni/state/contracts';
+import type { ForgingSource } from '@lni/state/contracts';
 import { p2pPlugin } from '../plugin.js';
 import type { SeedPeer } from '../peers/seed-list.js';
 import { MemoryChain } from './memory-chain.js';
@@ -36,18 +36,18 @@ export const relaxedLimits = {
 
 /**
  * A node on 127.0.0.1 with an ephemeral port: the kernel, the p2p plugin, and a MemoryChain
- * registered as `p2pChain` the way the state plugin will register the real ledger.
+ * registered as `chain` the way the state plugin will register the real ledger.
  */
 export async function startTestNode(
   input: {
     readonly chain?: MemoryChain;
     /**
-     * A real ledger (the state plugin's chain port) registered as `p2pChain` instead of
+     * A real ledger (the state plugin's chain port) registered as `chain` instead of
      * `chain`, for tests of the two together; `chain` is then unused.
      */
-    readonly ledger?: ChainPort;
-    /** Registered as `p2pForging` when given, as the state plugin will register the ledger's. */
-    readonly forging?: ForgingPort;
+    readonly ledger?: Chain;
+    /** Registered as `forgingSource` when given, as the state plugin will register the ledger's. */
+    readonly forging?: ForgingSource;
     readonly seeds?: readonly SeedPeer[];
     readonly options?: Readonly<Record<string, unknown>>;
     readonly env?: Readonly<Record<string, string>>;
@@ -67,8 +67,8 @@ export async function startTestNode(
   const ledger: Plugin<object> = {
     name: 'test-ledger',
     register: ({ container }) => {
-      container.register({ p2pChain: asValue<ChainPort>(input.ledger ?? chain) });
-      if (input.forging) container.register({ p2pForging: asValue(input.forging) });
+      container.register({ chain: asValue<Chain>(input.ledger ?? chain) });
+      if (input.forging) container.register({ forgingSource: asValue(input.forging) });
     },
   };
   let kernel: TestKernel;
@@ -100,7 +100,7 @@ export async function startTestNode(
   return {
     kernel,
     chain,
-    port: kernel.cradle.p2pServer.port,
+    port: kernel.cradle.p2pListener.port,
     async stop() {
       try {
         await kernel.stop();

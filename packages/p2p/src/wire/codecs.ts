@@ -1,5 +1,5 @@
 import { headerToWire, isBlockId } from '@lni/crypto';
-import type { BlockReference } from '../chain-port.js';
+import type { BlockReference } from '@lni/crypto';
 import type {
   BlocksRequest,
   CommonBlocksReply,

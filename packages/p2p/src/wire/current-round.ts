@@ -1,6 +1,6 @@
 import { blockHeaderToJson, type BlockHeader } from '@lni/crypto';
 import Joi from 'joi';
-import type { ForgingRound, RoundDelegate } from '../forging/forging-port.js';
+import type { ForgingRound, RoundDelegate } from '@lni/crypto';
 import { publicKeyRule } from './internal-messages.js';
 
 /** A delegate wallet as ARK's getCurrentRound lists it: wallet data and its delegate attribute. */

@@ -1,7 +1,5 @@
 // The protocol without the plugin: what a forger process needs to talk to a relay (ARK's or
 // ours). Importing it does not load p2p's container declarations (`Cradle`).
-export type * from '../chain-port.js';
-export type * from '../forging/forging-port.js';
 export * from '../errors.js';
 export * from '../transport/peer-connection.js';
 export * from './codecs.js';

@@ -1,5 +1,5 @@
 import type { BlockHeader } from '@lni/crypto';
-import type { BlockReference } from '../chain-port.js';
+import type { BlockReference } from '@lni/crypto';
 
 /**
  * The public P2P messages as LNI handles them, decoded and checked. Their wire form is ARK Core

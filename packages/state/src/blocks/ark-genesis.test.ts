@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { blockFromJson, Milestones, type BlockJson } from '@lni/crypto';
 import { createLogger } from '@lni/kernel';
-import { StateRebuilder } from '../chain/state-rebuilder.js';
+import { StateRebuilder } from '../boot/state-rebuilder.js';
 import type { Wallet } from '../wallets/wallet.js';
 import { WalletRepository } from '../wallets/wallet-repository.js';
 import { BlockProcessor } from './block-processor.js';

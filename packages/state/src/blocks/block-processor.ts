@@ -1,4 +1,5 @@
 import {
+  breakingShowsForgery,
   addressFromPublicKey,
   SlotClock,
   verifyBlock,
@@ -11,11 +12,11 @@ import {
 } from '@lni/crypto';
 import type { EventBus, Logger } from '@lni/kernel';
 import type { LedgerState } from '../handlers/transaction-handler.js';
-import type { ElectionLog } from '../ledger/election-log.js';
+import type { ElectionLog } from '../rounds/election-log.js';
 import { signerRegistrations } from '../wallets/signer-registrations.js';
 import type { WalletRepository } from '../wallets/wallet-repository.js';
 import type { LastBlock } from '../wallets/last-block.js';
-import './block-events.js';
+import '../contracts/events.js';
 import type { BlockHook } from './block-hook.js';
 import { BlockRejectedError } from './block-rejected-error.js';
 import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
@@ -146,6 +147,7 @@ export class BlockProcessor {
         transaction === undefined
           ? undefined
           : { index: transaction, id: block.transactions?.[transaction]?.id },
+        { misbehaviour: breakingShowsForgery(failure.rule) },
       );
     }
     const { wallets, blockStore } = this.#deps;
@@ -262,6 +264,9 @@ export class BlockProcessor {
         'generator',
         `generatorPublicKey: slot ${slot} belongs to ${forger}, not ${block.generatorPublicKey}`,
         block,
+        undefined,
+        // The slot's delegate is known to every node following the chain: only a forger lies.
+        { misbehaviour: true },
       );
     }
   }

@@ -1,7 +1,8 @@
 import { TransactionType, TransactionTypeGroup, type TransactionData } from '@lni/crypto';
 import type { EventBus, EventMap } from '@lni/kernel';
-import type { ElectionLog } from '../ledger/election-log.js';
-import type { BlockReference, DelegateEvent } from './block-events.js';
+import type { AppliedBlockEvent, AppliedBlockEventName } from '../contracts/storage.js';
+import type { ElectionLog } from '../rounds/election-log.js';
+import type { BlockPlace as BlockReference, DelegateEvent } from '../contracts/events.js';
 import type { FullBlock } from './block-store.js';
 
 /** What the events of an applied block are made from besides the block. */
@@ -15,19 +16,7 @@ export interface AppliedBlockContext {
   readonly changed: readonly string[];
 }
 
-/** The events an applied block publishes, in the order they are published. */
-export type AppliedBlockEventName =
-  | 'transaction.applied'
-  | 'delegate.registered'
-  | 'delegate.resigned'
-  | 'block.applied'
-  | 'round.applied'
-  | 'wallets.changed';
-
-/** One event of an applied block with its payload, as the bus carries it. */
-export type AppliedBlockEvent = {
-  readonly [K in AppliedBlockEventName]: { readonly event: K; readonly payload: EventMap[K] };
-}[AppliedBlockEventName];
+export type { AppliedBlockEvent, AppliedBlockEventName } from '../contracts/storage.js';
 
 /**
  * What an applied block did, made before it is stored (so that plugins joining the block's
@@ -73,7 +62,15 @@ export function appliedBlockEvents(
 
 /** Publishes an applied block's events, once it is stored. */
 export function emitBlockApplied(events: EventBus, applied: readonly AppliedBlockEvent[]): void {
-  for (const { event, payload } of applied) events.emit(event, payload as never);
+  for (const one of applied) emitOne(events, one);
+}
+
+/** One event, its name and payload typed together (a union of pairs would not be). */
+function emitOne<K extends AppliedBlockEventName>(
+  events: EventBus,
+  applied: { readonly event: K; readonly payload: EventMap[K] },
+): void {
+  events.emit(applied.event, applied.payload);
 }
 
 function delegateEventOf(

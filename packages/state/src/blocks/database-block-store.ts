@@ -18,9 +18,9 @@ import type { EntityManager } from '@lni/database/contracts';
 import type { MissedSlotStorage } from '../storage/missed-slot-storage.js';
 import type { AppliedBlockEvent } from './chain-events.js';
 import type { BlockCommit } from './committed-block.js';
-import type { ElectionLog } from '../ledger/election-log.js';
+import type { ElectionLog } from '../rounds/election-log.js';
 import type { MissedSlotLog } from '../production/missed-slots.js';
-import { roundRows } from '../ledger/stored-rounds.js';
+import { roundRows } from '../rounds/stored-rounds.js';
 import { lastBlockOf, type LastBlock } from '../wallets/last-block.js';
 import type {
   BlockStore,

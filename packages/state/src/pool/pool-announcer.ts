@@ -1,11 +1,7 @@
 import type { PoolEntry } from './pool-entry.js';
-import type { PoolRemovalReason } from './pool-events.js';
+import type { PoolOrigin, PoolRemovalReason } from '../contracts/pool.js';
 
-/**
- * Where transactions come from: `submitted` through the API (passed on to peers), `peer` (p2p
- * passes those on itself, with their hop count), `restored` (kept across a restart, a fork revert).
- */
-export type PoolOrigin = 'submitted' | 'peer' | 'restored';
+export type { PoolOrigin };
 
 export interface PoolRemoval {
   readonly entry: PoolEntry;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactionData } from '@lni/crypto';
 import type { PoolEntry } from './pool-entry.js';
-import type { PoolRemovalReason } from './pool-events.js';
+import type { PoolRemovalReason } from '../contracts/pool.js';
 import { PoolIndex } from './pool-index.js';
 import { PoolRefusal } from './pool-rejection.js';
 

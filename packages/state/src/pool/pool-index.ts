@@ -1,6 +1,6 @@
 import type { PoolEntry } from './pool-entry.js';
 import { compareEntries } from './pool-entry.js';
-import type { PoolRemovalReason } from './pool-events.js';
+import type { PoolRemovalReason } from '../contracts/pool.js';
 import type { PoolOptions } from './pool-options.js';
 import { PoolRefusal } from './pool-rejection.js';
 

@@ -1,23 +1,7 @@
 import type { EventBus } from '@lni/kernel';
 import { Counter, type Registry } from 'prom-client';
-import '../blocks/block-events.js';
+import '../contracts/events.js';
 import type { MissedSlotLog } from './missed-slots.js';
-
-declare module '@lni/kernel' {
-  interface EventMap {
-    /** A delegate let its slot pass: published once the block after the gap is applied. */
-    'forger.missing': {
-      /** Height of the block that followed the gap. */
-      readonly height: number;
-      readonly round: number;
-      readonly slot: number;
-      /** Start of the slot, seconds since the network epoch. */
-      readonly timestamp: number;
-      /** The delegate's public key. */
-      readonly delegate: string;
-    };
-  }
-}
 
 /**
  * Publishes `forger.missing` for each slot missed before a block as it is applied (not during

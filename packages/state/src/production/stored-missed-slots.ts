@@ -8,7 +8,7 @@ import type { MissedSlotTracker } from './missed-slots.js';
  * a backup) it is written anew from the replay. Resolves with the rows written (0: it agreed).
  */
 export async function storeMissedSlots(
-  storage: Service<MissedSlotStorage>,
+  storage: Pick<Service<MissedSlotStorage>, 'count' | 'replaceAll'>,
   tracker: Pick<MissedSlotTracker, 'total' | 'all'>,
 ): Promise<number> {
   if ((await storage.count()) === tracker.total) return 0;

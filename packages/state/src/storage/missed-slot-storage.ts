@@ -1,14 +1,7 @@
 import type { DatabaseConnection } from '@lni/database/contracts';
+import type { MissedSlot, MissedSlotReader } from '../contracts/storage.js';
 
-/** A slot its delegate let pass; `height` is the block after the gap. */
-export interface MissedSlot {
-  readonly slot: number;
-  readonly height: number;
-  readonly round: number;
-  /** Start of the slot, seconds since the network epoch. */
-  readonly timestamp: number;
-  readonly publicKey: string;
-}
+export type { MissedSlot };
 
 export interface MissedSlotStorageDeps {
   readonly database: DatabaseConnection;
@@ -23,7 +16,7 @@ interface MissedSlotRow {
 }
 
 /** The missed slots of every delegate, written with the block after each gap. */
-export class MissedSlotStorage {
+export class MissedSlotStorage implements MissedSlotReader {
   private readonly database: DatabaseConnection;
 
   constructor({ database }: MissedSlotStorageDeps) {

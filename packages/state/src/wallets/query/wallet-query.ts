@@ -1,23 +1,8 @@
-import type { FieldValue } from '../fields.js';
+import type { WalletCondition, WalletCursor, WalletOrdering } from '../../contracts/ledger.js';
 import type { Wallet } from '../wallet.js';
 
-/**
- * A condition on one field: any of `values` (OR), or within `from`..`to` inclusive. The shape is
- * the API's parsed query condition, so the API hands its criteria over unchanged.
- */
-export type WalletCondition =
-  | { readonly kind: 'in'; readonly field: string; readonly values: readonly FieldValue[] }
-  | {
-      readonly kind: 'range';
-      readonly field: string;
-      readonly from?: FieldValue;
-      readonly to?: FieldValue;
-    };
-
-export interface WalletOrdering {
-  readonly field: string;
-  readonly direction: 'asc' | 'desc';
-}
+// The query's shape is the ledger's contract: the API hands its parsed criteria over unchanged.
+export type { WalletCondition, WalletCursor, WalletOrdering };
 
 /**
  * Conditions (AND across them), an order and a page. Ties of the order are broken by address,
@@ -36,12 +21,6 @@ export interface WalletQuery {
    */
   readonly after?: WalletCursor;
 }
-
-/**
- * A position in an ordering, as JSON can carry it: per order field the value (amounts as
- * decimal strings, booleans as 0 or 1, null for none), then the address.
- */
-export type WalletCursor = readonly (string | number | null)[];
 
 export interface WalletPage {
   readonly results: readonly Wallet[];

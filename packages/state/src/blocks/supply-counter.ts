@@ -1,0 +1,19 @@
+import type { BlockHook } from './block-hook.js';
+import type { FullBlock } from './block-store.js';
+
+/** All coins in existence: the genesis block's amounts plus every block reward since. */
+export class SupplyCounter implements BlockHook {
+  #supply = 0n;
+
+  get value(): bigint {
+    return this.#supply;
+  }
+
+  applied(block: FullBlock): void {
+    this.#supply += block.reward + (block.height === 1 ? block.totalAmount : 0n);
+  }
+
+  reverted(block: FullBlock): void {
+    this.#supply -= block.reward + (block.height === 1 ? block.totalAmount : 0n);
+  }
+}
