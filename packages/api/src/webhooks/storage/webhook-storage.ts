@@ -27,7 +27,12 @@ export interface Webhook {
   readonly disabledReason: string | null;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered';
+/**
+ * `conditional`: written with its event, its webhook's conditions not yet tested (the sender
+ * tests them after the commit); then `pending` (to send) or `dropped` (they did not hold, or
+ * could not be tested: never sent); `delivered` once the target answered 2xx.
+ */
+export type DeliveryStatus = 'conditional' | 'pending' | 'delivered' | 'dropped';
 
 export interface WebhookDelivery {
   readonly id: string;
@@ -175,6 +180,29 @@ export class WebhookStorage {
         deliveries.map((d) => d.nextAttemptAt),
         deliveries.map((d) => d.createdAt),
       ],
+    );
+  }
+
+  /** Deliveries whose webhook's conditions are still to be tested, oldest first. */
+  async conditional(limit: number): Promise<WebhookDelivery[]> {
+    const rows = (await this.database.manager.query(
+      `SELECT * FROM webhook_deliveries WHERE status = 'conditional'
+       ORDER BY created_at, id LIMIT $1`,
+      [limit],
+    )) as DeliveryRow[];
+    return rows.map(toDelivery);
+  }
+
+  /**
+   * Settles conditional deliveries: those of `held` become pending (to send), those of
+   * `dropped` are kept as dropped, never sent. A delivery settled already is left as it is.
+   */
+  async settleConditions(held: readonly string[], dropped: readonly string[]): Promise<void> {
+    await this.database.manager.query(
+      `UPDATE webhook_deliveries
+       SET status = CASE WHEN id = ANY($1::varchar[]) THEN 'pending' ELSE 'dropped' END
+       WHERE status = 'conditional' AND (id = ANY($1::varchar[]) OR id = ANY($2::varchar[]))`,
+      [held, dropped],
     );
   }
 
