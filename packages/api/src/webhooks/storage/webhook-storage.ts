@@ -263,7 +263,10 @@ export class WebhookStorage {
     return failing.map(toWebhook);
   }
 
-  /** A webhook's deliveries, newest first, each with its attempts, and how many there are. */
+  /**
+   * A webhook's deliveries to send or sent (pending, delivered), newest first, each with its
+   * attempts, and how many there are; conditional and dropped ones are not listed.
+   */
   async deliveries(
     webhookId: string,
     page: { readonly offset: number; readonly limit: number },
@@ -273,12 +276,13 @@ export class WebhookStorage {
   }> {
     const { manager } = this.database;
     const rows = (await manager.query(
-      `SELECT * FROM webhook_deliveries WHERE webhook_id = $1
+      `SELECT * FROM webhook_deliveries WHERE webhook_id = $1 AND status IN ('pending', 'delivered')
        ORDER BY created_at DESC, id OFFSET $2 LIMIT $3`,
       [webhookId, page.offset, page.limit],
     )) as DeliveryRow[];
     const total = (await manager.query(
-      'SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1',
+      `SELECT count(*)::int AS n FROM webhook_deliveries
+       WHERE webhook_id = $1 AND status IN ('pending', 'delivered')`,
       [webhookId],
     )) as { n: number }[];
     const attempts = (await manager.query(
