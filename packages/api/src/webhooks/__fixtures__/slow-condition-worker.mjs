@@ -1,5 +1,6 @@
 // A condition worker that takes SLOW_MS to answer (every webhook asked about matches): a costly
 // condition, as the matcher sees it.
+import { setTimeout } from 'node:timers';
 import { parentPort } from 'node:worker_threads';
 
 export const SLOW_MS = 800;
