@@ -30,7 +30,7 @@ import { BlockProcessor } from '../dist/blocks/block-processor.js';
 import type { FullBlock } from '../src/blocks/block-store.js';
 import { RoundRobinSchedule } from '../src/blocks/__fixtures__/round-robin-schedule.js';
 import { openTestStore } from '../src/blocks/__fixtures__/test-database.js';
-import { StateRebuilder } from '../dist/chain/state-rebuilder.js';
+import { StateRebuilder } from '../dist/boot/state-rebuilder.js';
 import { WalletRepository } from '../dist/wallets/wallet-repository.js';
 
 const TOTAL_TX = Number(process.env.REBUILD_TX ?? 1_000_000);

@@ -2,6 +2,7 @@ import type { Logger } from '@lni/kernel';
 import type { Service } from '@lni/database';
 import type { WebhookDelivery, WebhookStorage } from './storage/webhook-storage.js';
 import { createHmac } from 'node:crypto';
+import type { DeliveryConditions } from './delivery-conditions.js';
 
 /** The header carrying `sha256=<hex HMAC-SHA256 of the body under the webhook's secret>`. */
 export const SIGNATURE_HEADER = 'x-lni-signature';
@@ -23,6 +24,8 @@ export interface WebhookDelivererDeps {
   readonly webhookStorage: Service<WebhookStorage>;
   readonly options: DeliveryOptions;
   readonly logger: Logger;
+  /** Tests the conditions of the deliveries written with them untested, before each pass sends. */
+  readonly conditions?: Pick<DeliveryConditions, 'settle'>;
   /** Counts each attempt: `delivered`, `failed` (to be retried), `disabled` (webhooks given up). */
   readonly count: (result: 'delivered' | 'failed' | 'disabled') => void;
   readonly now?: () => number;
@@ -33,7 +36,8 @@ export function signatureOf(body: string, secret: string): string {
 }
 
 /**
- * Sends the pending deliveries kept in the database, at least once each: a delivery is marked
+ * Sends the pending deliveries kept in the database, once their conditions were tested
+ * (`conditions`), at least once each: a delivery is marked
  * delivered only after its target answered 2xx, and every attempt is recorded. A failed one is
  * retried with exponential backoff; a webhook whose target failed every attempt for
  * `disableAfterMs` is disabled, saying so in `disabledReason`.
@@ -96,6 +100,7 @@ export class WebhookDeliverer {
         'Webhook disabled: its target fails',
       );
     }
+    await this.deps.conditions?.settle();
     for (;;) {
       const due = await webhookStorage.due(this.now(), 20);
       if (due.length === 0 || !this.timer) return;

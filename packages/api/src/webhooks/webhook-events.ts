@@ -18,12 +18,13 @@ import {
 const BLOCK_EVENTS: ReadonlySet<WebhookEvent> = new Set(['block.applied', 'transaction.applied']);
 
 /**
- * Turns the node's events into deliveries: for each enabled webhook of the event whose
- * conditions hold on its data, one delivery row with the body to send, written to the database
- * before anything is sent. An applied block's events are written in the block's own database
- * transaction (`blockCommitting`, once joined), so a crash right after the commit loses none;
- * the other events as they are published. Conditions are tested by the matcher's worker
- * thread, never on the thread that applies blocks; events are written in the order they happened.
+ * Turns the node's events into deliveries: for each enabled webhook of the event, one delivery
+ * row with the body to send, written to the database before anything is sent. An applied
+ * block's events are written in the block's own database transaction (`blockCommitting`, once
+ * joined), so a crash right after the commit loses none; the other events as they are
+ * published, in the order they happened. Conditions are not tested here: a webhook with
+ * conditions gets a `conditional` row, which the sender tests after the commit
+ * (DeliveryConditions), so no block commit waits on the matcher's worker thread.
  */
 export class WebhookEvents {
   private webhooks: readonly Webhook[] = [];
@@ -37,7 +38,8 @@ export class WebhookEvents {
       readonly events: EventBus;
       readonly webhookStorage: Service<WebhookStorage>;
       readonly sources: WebhookDataSources;
-      readonly matcher: ConditionMatcher;
+      /** Told the webhooks whose conditions the sender tests. */
+      readonly matcher: Pick<ConditionMatcher, 'setWebhooks'>;
       readonly logger: Logger;
       /** Called once deliveries are written, so they are sent at once. */
       readonly written: () => void;
@@ -58,8 +60,9 @@ export class WebhookEvents {
 
   /**
    * Writes the deliveries of a block's events in the block's transaction (`manager`); returns
-   * what wakes the deliverer once the block is committed. A failure here fails the block, which
-   * is then not stored either, rather than stored without its deliveries.
+   * what wakes the deliverer once the block is committed. Only rows are written, nothing is
+   * matched, so the transaction stays short. A failure here fails the block, which is then not
+   * stored either, rather than stored without its deliveries.
    */
   async blockCommitting(
     manager: EntityManager,
@@ -75,7 +78,7 @@ export class WebhookEvents {
         applied.event === 'block.applied'
           ? webhookEventData(applied.event, applied.payload, this.deps.sources)
           : webhookEventData(applied.event, applied.payload, this.deps.sources);
-      deliveries.push(...(await this.deliveries(applied.event, webhooks, data, Date.now())));
+      deliveries.push(...this.deliveries(applied.event, webhooks, data, Date.now()));
     }
     if (deliveries.length === 0) return;
     await this.deps.webhookStorage.enqueue(deliveries, manager);
@@ -101,7 +104,6 @@ export class WebhookEvents {
   async stop(): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
     await this.writing;
-    await this.deps.matcher.stop();
   }
 
   /** After a webhook was created, changed or deleted. */
@@ -125,58 +127,31 @@ export class WebhookEvents {
     // In event order, one write after the other.
     this.writing = this.writing
       .then(async () => {
-        const deliveries = await this.deliveries(event, webhooks, data, timestamp);
-        if (deliveries.length === 0) return;
-        await this.deps.webhookStorage.enqueue(deliveries);
+        await this.deps.webhookStorage.enqueue(this.deliveries(event, webhooks, data, timestamp));
         this.deps.written();
       })
       .catch(this.deps.onError);
   }
 
-  /** One delivery for each of `webhooks` whose conditions hold on `data`. */
-  private async deliveries(
+  /** One delivery for each of `webhooks`; `conditional` for those with conditions. */
+  private deliveries(
     event: WebhookEvent,
     webhooks: readonly Webhook[],
     data: JsonValue,
     timestamp: number,
-  ): Promise<WebhookDelivery[]> {
-    const conditional = webhooks.filter((webhook) => webhook.conditions.length > 0);
-    const matching = new Set(await this.matching(event, conditional, data));
-    return webhooks
-      .filter((webhook) => webhook.conditions.length === 0 || matching.has(webhook.id))
-      .map((webhook) => {
-        const delivery = randomUUID();
-        return {
-          id: delivery,
-          webhookId: webhook.id,
-          body: JSON.stringify({ timestamp, data, event, delivery }),
-          status: 'pending' as const,
-          attempts: 0,
-          nextAttemptAt: Date.now(),
-          createdAt: Date.now(),
-        };
-      });
-  }
-
-  /** The conditional webhooks that match; none when the matcher failed (said in the log). */
-  private async matching(
-    event: WebhookEvent,
-    conditional: readonly Webhook[],
-    data: JsonValue,
-  ): Promise<readonly string[]> {
-    if (conditional.length === 0) return [];
-    try {
-      return await this.deps.matcher.match(
-        data,
-        conditional.map((webhook) => webhook.id),
-      );
-    } catch (error) {
-      this.deps.logger.warn(
-        { event, webhooks: conditional.map((webhook) => webhook.id), err: error },
-        'Webhook conditions not tested: these webhooks get no delivery of the event',
-      );
-      return [];
-    }
+  ): WebhookDelivery[] {
+    return webhooks.map((webhook) => {
+      const delivery = randomUUID();
+      return {
+        id: delivery,
+        webhookId: webhook.id,
+        body: JSON.stringify({ timestamp, data, event, delivery }),
+        status: webhook.conditions.length > 0 ? 'conditional' : 'pending',
+        attempts: 0,
+        nextAttemptAt: Date.now(),
+        createdAt: Date.now(),
+      };
+    });
   }
 }
 

@@ -4,6 +4,7 @@ import type { Service } from '@lni/database';
 import type { WebhookStorage } from './storage/webhook-storage.js';
 import { Counter, type Registry } from 'prom-client';
 import { ConditionMatcher } from './condition-matcher.js';
+import { DeliveryConditions } from './delivery-conditions.js';
 import { WebhookDeliverer, type DeliveryOptions } from './webhook-deliverer.js';
 import type { WebhookDataSources } from './webhook-event-data.js';
 import { WebhookEvents } from './webhook-events.js';
@@ -12,6 +13,7 @@ import { WebhookEvents } from './webhook-events.js';
 export class WebhookService {
   private readonly events: WebhookEvents;
   private readonly deliverer: WebhookDeliverer;
+  private readonly matcher: ConditionMatcher;
   private leaveBlocks: (() => void) | undefined;
 
   constructor(deps: {
@@ -21,6 +23,8 @@ export class WebhookService {
     readonly options: DeliveryOptions;
     readonly logger: Logger;
     readonly metrics: Registry;
+    /** Tests conditions off the main thread; a worker thread of its own by default. */
+    readonly matcher?: ConditionMatcher;
   }) {
     const deliveries = new Counter({
       name: 'lni_webhook_deliveries_total',
@@ -29,8 +33,14 @@ export class WebhookService {
       registers: [deps.metrics],
     });
     const storage = deps.webhookStorage;
+    this.matcher = deps.matcher ?? new ConditionMatcher();
     this.deliverer = new WebhookDeliverer({
       webhookStorage: storage,
+      conditions: new DeliveryConditions({
+        webhookStorage: storage,
+        matcher: this.matcher,
+        logger: deps.logger,
+      }),
       options: deps.options,
       logger: deps.logger,
       count: (result) => deliveries.inc({ result }),
@@ -39,7 +49,7 @@ export class WebhookService {
       events: deps.events,
       webhookStorage: storage,
       sources: deps.sources,
-      matcher: new ConditionMatcher(),
+      matcher: this.matcher,
       logger: deps.logger,
       written: () => this.deliverer.wake(),
       onError: (error) =>
@@ -74,5 +84,6 @@ export class WebhookService {
     this.leaveBlocks = undefined;
     await this.events.stop();
     await this.deliverer.stop();
+    await this.matcher.stop();
   }
 }

@@ -27,7 +27,12 @@ export interface Webhook {
   readonly disabledReason: string | null;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered';
+/**
+ * `conditional`: written with its event, its webhook's conditions not yet tested (the sender
+ * tests them after the commit); then `pending` (to send) or `dropped` (they did not hold, or
+ * could not be tested: never sent); `delivered` once the target answered 2xx.
+ */
+export type DeliveryStatus = 'conditional' | 'pending' | 'delivered' | 'dropped';
 
 export interface WebhookDelivery {
   readonly id: string;
@@ -178,6 +183,29 @@ export class WebhookStorage {
     );
   }
 
+  /** Deliveries whose webhook's conditions are still to be tested, oldest first. */
+  async conditional(limit: number): Promise<WebhookDelivery[]> {
+    const rows = (await this.database.manager.query(
+      `SELECT * FROM webhook_deliveries WHERE status = 'conditional'
+       ORDER BY created_at, id LIMIT $1`,
+      [limit],
+    )) as DeliveryRow[];
+    return rows.map(toDelivery);
+  }
+
+  /**
+   * Settles conditional deliveries: those of `held` become pending (to send), those of
+   * `dropped` are kept as dropped, never sent. A delivery settled already is left as it is.
+   */
+  async settleConditions(held: readonly string[], dropped: readonly string[]): Promise<void> {
+    await this.database.manager.query(
+      `UPDATE webhook_deliveries
+       SET status = CASE WHEN id = ANY($1::varchar[]) THEN 'pending' ELSE 'dropped' END
+       WHERE status = 'conditional' AND (id = ANY($1::varchar[]) OR id = ANY($2::varchar[]))`,
+      [held, dropped],
+    );
+  }
+
   /** Pending deliveries of enabled webhooks whose next attempt is due, oldest first. */
   async due(now: number, limit: number): Promise<WebhookDelivery[]> {
     const rows = (await this.database.manager.query(
@@ -235,7 +263,10 @@ export class WebhookStorage {
     return failing.map(toWebhook);
   }
 
-  /** A webhook's deliveries, newest first, each with its attempts, and how many there are. */
+  /**
+   * A webhook's deliveries to send or sent (pending, delivered), newest first, each with its
+   * attempts, and how many there are; conditional and dropped ones are not listed.
+   */
   async deliveries(
     webhookId: string,
     page: { readonly offset: number; readonly limit: number },
@@ -245,12 +276,13 @@ export class WebhookStorage {
   }> {
     const { manager } = this.database;
     const rows = (await manager.query(
-      `SELECT * FROM webhook_deliveries WHERE webhook_id = $1
+      `SELECT * FROM webhook_deliveries WHERE webhook_id = $1 AND status IN ('pending', 'delivered')
        ORDER BY created_at DESC, id OFFSET $2 LIMIT $3`,
       [webhookId, page.offset, page.limit],
     )) as DeliveryRow[];
     const total = (await manager.query(
-      'SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1',
+      `SELECT count(*)::int AS n FROM webhook_deliveries
+       WHERE webhook_id = $1 AND status IN ('pending', 'delivered')`,
       [webhookId],
     )) as { n: number }[];
     const attempts = (await manager.query(
