@@ -3,8 +3,8 @@ import { createLogger } from '@lni/kernel';
 import type { BlockVerdict, Chain, IncomingBlock, PeerAddress } from '@lni/state/contracts';
 import type { MemoryChain } from '../src/testing/memory-chain.js';
 import { startTestNode } from '../src/testing/test-node.js';
-// The real ledger, from the state package's sources (p2p cannot depend on @lni/state: state
-// depends on p2p). Bench only; never imported by p2p's src.
+// The real ledger, from the state package's sources and test fixtures (p2p's src knows state
+// only through @lni/state/contracts). Bench only; never imported by p2p's src.
 import type { FullBlock } from '../../state/src/blocks/block-store.js';
 import {
   ALICE,
