@@ -74,7 +74,7 @@ describe('the example plugin, address-watch, from its package to a running node'
     expect(build.code, build.out).toBe(0);
     const test = await sh('npm', ['test'], plugin, { FORCE_COLOR: '0', NO_COLOR: '1' });
     expect(test.code, test.out).toBe(0);
-    expect(test.out).toMatch(/Tests\s+9 passed/);
+    expect(test.out).toMatch(/Tests\s+10 passed/);
   });
 
   it('kernel plugin:add installs it into a core node', async () => {

@@ -122,6 +122,19 @@ describe('address-watch in a node with a database, the ledger and the API', () =
     ]);
   });
 
+  it('loses the sightings of a block taken off the chain, with the block', async () => {
+    const rollback = new Error('rolled back: the test only looks');
+    let left: unknown;
+    await expect(
+      kernel.cradle.database.transaction(async (manager) => {
+        await manager.query('DELETE FROM blocks WHERE height = 1');
+        left = await manager.query('SELECT count(*)::int AS n FROM address_watch_sightings');
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+    expect(left).toEqual([{ n: 0 }]);
+  });
+
   it('reports how many addresses it watches and the last height it saw in /health', async () => {
     const report = await kernel.cradle.healthChecks.run(1_000);
     expect(report.checks['address-watch']).toEqual({ ok: true, watched: 2, lastHeightSeen: 1 });
