@@ -133,6 +133,7 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
       }),
       ...(container.hasRegistration('delegates') && {
         registry: container.cradle.delegates,
+        forgedLogLevel: 'debug',
       }),
     });
     container.register({ forger: asValue(forger) });

@@ -288,6 +288,17 @@ describe('the forger with its double-sign guard', () => {
     expect(withoutName.records.find((r) => r.msg === 'Forged block')?.delegate).toBe(ourKey);
   });
 
+  it('logs "Forged block" at debug beside an in-process ledger, whose line says the block', async () => {
+    const [info, debug] = [30, 20];
+    const alone = setup([new ScriptedRelay('relay-1')]);
+    await alone.forger.checkSlot();
+    expect(alone.records.find((r) => r.msg === 'Forged block')?.level).toBe(info);
+
+    const beside = setup([new ScriptedRelay('relay-1')], undefined, { forgedLogLevel: 'debug' });
+    await beside.forger.checkSlot();
+    expect(beside.records.find((r) => r.msg === 'Forged block')?.level).toBe(debug);
+  });
+
   it('records the block before it leaves, so a restart does not sign that height again', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'lni-forger-guard-'));
     const relay = new ScriptedRelay('relay-1');

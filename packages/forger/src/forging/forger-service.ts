@@ -21,6 +21,11 @@ export interface ForgerServiceDeps {
   readonly registry?: DelegateDirectory;
   /** Keeps the forger from signing twice (see `src/guard/`); the plugin always gives one. */
   readonly guard?: DoubleSignGuard;
+  /**
+   * The level of `Forged block`: with the ledger in this process (core mode) its `Block
+   * applied` line names the block and its forger already, so each block is one line at info.
+   */
+  readonly forgedLogLevel?: 'info' | 'debug';
   readonly logger: Logger;
   readonly now?: () => number;
 }
@@ -152,7 +157,7 @@ export class ForgerService {
       // On disk before the block leaves: after a crash the forger knows it may have signed it.
       guard?.signed(round.currentForger, { height: block.height, slot, id: block.id });
       await this.postEverywhere(block.serialized);
-      logger.info(
+      logger[this.deps.forgedLogLevel ?? 'info'](
         { height: block.height, id: block.id, transactions: block.numberOfTransactions, delegate },
         'Forged block',
       );

@@ -16,8 +16,9 @@ describe('BlockProcessor logging', () => {
         done();
       },
     });
+    const wallets = new WalletRepository();
     const processor = new BlockProcessor({
-      wallets: new WalletRepository(),
+      wallets,
       milestones: network.milestones,
       network: { pubKeyHash: PUB_KEY_HASH },
       forgingSchedule: network.schedule,
@@ -30,12 +31,20 @@ describe('BlockProcessor logging', () => {
     await processor.process(network.genesis);
     const old = nextBlock(network, network.genesis, []);
     await processor.process(old);
-    await processor.process(nextBlock(network, old, [], { timestamp: currentSlot }));
+    const live = nextBlock(network, old, [], { timestamp: currentSlot });
+    await processor.process(live);
 
-    const applied = lines
-      .map((line) => JSON.parse(line) as { msg: string; level: number; height: number })
-      .filter((record) => record.msg === 'Block applied')
-      .map((record) => [record.height, record.level]);
+    const records = lines
+      .map(
+        (line) =>
+          JSON.parse(line) as { msg: string; level: number; height: number; generator: string },
+      )
+      .filter((record) => record.msg === 'Block applied');
+    const applied = records.map((record) => [record.height, record.level]);
+    // One line says the block and who forged it, by username (core mode logs no second line).
+    const username = wallets.byPublicKey(live.generatorPublicKey)?.attributes.delegate?.username;
+    expect(username).toMatch(/\w/);
+    expect(records.at(-1)?.generator).toBe(username);
     const [debug, info] = [20, 30];
     expect(applied).toEqual([
       [1, debug],

@@ -187,8 +187,15 @@ export class BlockProcessor {
     const { milestones } = this.#deps;
     const ageMs = Date.now() - this.#clock.unixMs(block.timestamp);
     const recent = ageMs < RECENT_SLOTS * milestones.at(block.height).blocktime * 1000;
+    const generator = this.#deps.wallets.byPublicKey(block.generatorPublicKey);
     this.#deps.logger[recent ? 'info' : 'debug'](
-      { height: block.height, id: block.id, transactions: block.numberOfTransactions, ms },
+      {
+        height: block.height,
+        id: block.id,
+        transactions: block.numberOfTransactions,
+        generator: generator?.attributes.delegate?.username ?? block.generatorPublicKey,
+        ms,
+      },
       'Block applied',
     );
   }
