@@ -1,4 +1,4 @@
-import { blockIdHex, transactionToJson, type BlockHeader } from '@lni/crypto';
+import { headerWithHexIds, transactionToJson, type BlockHeader } from '@lni/crypto';
 import type { EventMap } from '@lni/kernel';
 import '@lni/p2p/contracts';
 import '@lni/state/contracts';
@@ -70,24 +70,7 @@ export function webhookEventData<K extends WebhookEvent>(
 
 /** ARK's block data: the header with its ids also in the hex of the header's bytes. */
 function blockData(block: BlockHeader): JsonValue {
-  return json({
-    id: block.id,
-    idHex: blockIdHex(block.id),
-    version: block.version,
-    timestamp: block.timestamp,
-    height: block.height,
-    previousBlock: block.previousBlock,
-    previousBlockHex:
-      block.previousBlock === null ? '0'.repeat(16) : blockIdHex(block.previousBlock),
-    numberOfTransactions: block.numberOfTransactions,
-    totalAmount: block.totalAmount,
-    totalFee: block.totalFee,
-    reward: block.reward,
-    payloadLength: block.payloadLength,
-    payloadHash: block.payloadHash,
-    generatorPublicKey: block.generatorPublicKey,
-    blockSignature: block.blockSignature,
-  });
+  return json(headerWithHexIds(block));
 }
 
 function json(value: unknown): JsonValue {

@@ -1,4 +1,5 @@
 import type { BlockHeader } from './block-data.js';
+import { blockIdHex } from './block-id-format.js';
 
 /**
  * The header of a block alone: its transactions and whatever else the object carries are left
@@ -19,5 +20,25 @@ export function blockHeaderOf(block: BlockHeader): BlockHeader {
     payloadHash: block.payloadHash,
     generatorPublicKey: block.generatorPublicKey,
     blockSignature: block.blockSignature,
+  };
+}
+
+/** A header with its ids also in the hex of the header's bytes, as ARK 3.x's block data has them. */
+export interface HeaderWithHexIds extends BlockHeader {
+  readonly idHex: string;
+  readonly previousBlockHex: string;
+}
+
+/** The eight zero bytes a genesis header holds where other headers name their previous block. */
+const NO_BLOCK_HEX = '0'.repeat(16);
+
+/** The header alone (see blockHeaderOf), with `idHex` and `previousBlockHex`. */
+export function headerWithHexIds(block: BlockHeader): HeaderWithHexIds {
+  const header = blockHeaderOf(block);
+  return {
+    ...header,
+    idHex: blockIdHex(header.id),
+    previousBlockHex:
+      header.previousBlock === null ? NO_BLOCK_HEX : blockIdHex(header.previousBlock),
   };
 }
