@@ -1,28 +1,11 @@
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../support/free-port.js';
-
-/** Runs a command to its end, as an author at a shell would. */
-function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
-
-async function kernel(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const run = runKernel(args, { CORE_LOG_LEVEL: 'warn', ...env });
-  const { code } = await run.exited();
-  return { code, stdout: run.stdout(), stderr: run.stderr() };
-}
+import { kernel, sh } from '../support/shell.js';
 
 // From outside the repository: `kernel plugin:new`, then what its README says, then the node.
 describe("a plugin author's path", () => {

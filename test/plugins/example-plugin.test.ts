@@ -1,6 +1,5 @@
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
 import { addressFromPassphrase, loadNetworkConfig } from '@lni/crypto';
-import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,29 +7,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../support/free-port.js';
+import { kernel, sh } from '../support/shell.js';
 import { ApiClient, stopNode } from '../support/node-harness.js';
 import { createTestDatabase, databaseEnv, type ServerConnection } from '../support/postgres.js';
 import { scrape, valueOf } from '../support/prometheus.js';
 
 const repository = fileURLToPath(new URL('../..', import.meta.url));
 const example = join(repository, 'examples', 'plugin-address-watch');
-
-/** Runs a command to its end, as an author at a shell would. */
-function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
-
-async function kernel(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const run = runKernel(args, { CORE_LOG_LEVEL: 'warn', ...env });
-  const { code } = await run.exited();
-  return { code, stdout: run.stdout(), stderr: run.stderr() };
-}
 
 // examples/plugin-address-watch as its author would ship it: built and tested against the packed
 // packages outside the workspace, installed with `kernel plugin:add`, and run in a forging node.
