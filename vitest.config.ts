@@ -16,6 +16,8 @@ export default defineConfig({
       'test/plugins/*.test.ts',
     ],
     pool: 'forks',
+    // Two files at a time on two cores: most files wait on PostgreSQL, sockets or timers.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -3,12 +3,15 @@
 # forger) under a project name of its own, and checks what operators rely on: the API answers
 # on the published port, the chain advances, the relay's chain survives `down` / `up`, the
 # containers stop cleanly on SIGTERM, and the P2P firewall script's limits apply to the
-# published P2P port. Then removes every container, network, volume, namespace and image it
-# made. docker/README.md describes each step and what it takes.
+# published P2P port; then the profile `replica` (a streaming replica, three api nodes, HAProxy:
+# docker/e2e/replica-stage.sh). Then removes every container, network, volume, namespace and
+# image it made. docker/README.md describes each step and what it takes.
 #
 # It installs the engine when missing (apt, root), starts dockerd when none answers (and stops
 # it again at the end), and where Docker Hub cannot be reached builds local stand-ins for
-# node:20-bookworm-slim and postgres:15 from Debian, cached in LNI_DOCKER_CACHE.
+# node:20-bookworm-slim, postgres:15 and haproxy:2.6 from Debian, cached in LNI_DOCKER_CACHE.
+# `docker/e2e.sh --prepare` does only that (engine, base images) and stops: CI runs it early,
+# beside the unit tests, since it waits mostly on the network.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -17,6 +20,7 @@ readonly REPO="$PWD"
 readonly CACHE="${LNI_DOCKER_CACHE:-$HOME/.cache/lni/docker}"
 readonly NODE_IMAGE_WANTED="${LNI_NODE_IMAGE:-node:20-bookworm-slim}"
 readonly POSTGRES_IMAGE_WANTED="${LNI_POSTGRES_IMAGE:-postgres:15}"
+readonly HAPROXY_IMAGE_WANTED="${LNI_HAPROXY_IMAGE:-haproxy:2.6}"
 readonly RUN_ID="$$"
 readonly PROJECT="lnie2e${RUN_ID}"
 readonly IMAGE="lni-e2e:${RUN_ID}"
@@ -40,6 +44,8 @@ DOCKER_HOST_STATE_BEFORE=1
 NETNS_MADE=0
 FIREWALL_STARTED=0
 COMPOSE_UP=0
+# `--profile replica` once the replica stage has begun, so that `down` removes its services too.
+PROFILE_ARGS=()
 RUN_STARTED="$(date +%s)"
 TIMINGS=()
 
@@ -178,8 +184,19 @@ postgres_stand_in() {
   echo "$image"
 }
 
+haproxy_stand_in() {
+  local image=lni-local/haproxy:2.6
+  if ! has_image "$image"; then
+    debian_stand_in
+    log "building $image from Debian's haproxy"
+    "$DOCKER" build -q -t "$image" "$REPO/docker/stand-in/haproxy" >/dev/null
+  fi
+  echo "$image"
+}
+
 NODE_IMAGE=""
 POSTGRES_IMAGE=""
+HAPROXY_IMAGE=""
 base_images() {
   NODE_IMAGE="$(official_image "$NODE_IMAGE_WANTED")"
   if [[ -z "$NODE_IMAGE" ]]; then
@@ -191,7 +208,12 @@ base_images() {
     log "$POSTGRES_IMAGE_WANTED cannot be pulled: using a local stand-in"
     POSTGRES_IMAGE="$(postgres_stand_in)"
   fi
-  log "base images: $NODE_IMAGE, $POSTGRES_IMAGE"
+  HAPROXY_IMAGE="$(official_image "$HAPROXY_IMAGE_WANTED")"
+  if [[ -z "$HAPROXY_IMAGE" ]]; then
+    log "$HAPROXY_IMAGE_WANTED cannot be pulled: using a local stand-in"
+    HAPROXY_IMAGE="$(haproxy_stand_in)"
+  fi
+  log "base images: $NODE_IMAGE, $POSTGRES_IMAGE, $HAPROXY_IMAGE"
 }
 
 # The CA bundle npm and node trust here, for a registry reached through a re-signing proxy.
@@ -251,7 +273,8 @@ free_port() {
 compose() {
   LNI_IMAGE="$IMAGE" LNI_NODE_IMAGE="$NODE_IMAGE" LNI_POSTGRES_IMAGE="$POSTGRES_IMAGE" \
     LNI_P2P_PORT="$P2P_PORT" LNI_API_PORT="$API_PORT" LNI_FORGING_SUBNET="$FORGING_SUBNET" \
-    "${COMPOSE[@]}" -p "$PROJECT" -f docker/compose.yml "$@"
+    LNI_HAPROXY_IMAGE="$HAPROXY_IMAGE" LNI_LB_API_PORT="$LB_PORT" LNI_API_LB_SUBNET="$LB_SUBNET" \
+    "${COMPOSE[@]}" -p "$PROJECT" -f docker/compose.yml "${PROFILE_ARGS[@]}" "$@"
 }
 
 container() { compose ps -q "$1"; }
@@ -476,16 +499,29 @@ cleanup() {
 
 main() {
   trap cleanup EXIT
+  # A stop from outside (CI ending early, ^C) still removes what the run made.
+  trap 'exit 143' TERM
+  trap 'exit 130' INT
   timed "engine installed" ensure_engine
   pick_clients
   timed "dockerd answering" ensure_daemon
   timed "base images (pulled, cached or stand-ins)" base_images
+  if [[ "${1:-}" == --prepare ]]; then
+    # Only what waits on the network (CI runs this beside the unit tests); the run comes later.
+    log "prepared: engine and base images; times on this machine:"
+    printf '  %s\n' "${TIMINGS[@]}" >&2
+    return 0
+  fi
   timed "docker build" build_image
   check_image
   P2P_PORT="$(free_port)"
   API_PORT="$(free_port)"
-  FORGING_SUBNET="172.30.$((RANDOM % 256)).$((RANDOM % 32 * 8))/29"
-  log "project $PROJECT: P2P on $P2P_PORT, API on $API_PORT, forging network $FORGING_SUBNET"
+  LB_PORT="$(free_port)"
+  local octet=$((RANDOM % 256))
+  FORGING_SUBNET="172.30.$octet.$((RANDOM % 32 * 8))/29"
+  # HAProxy's network with the api nodes: beside the forging network, never overlapping it.
+  LB_SUBNET="172.30.$(((octet + 128) % 256)).$((RANDOM % 8 * 32))/27"
+  log "project $PROJECT: P2P on $P2P_PORT, API on $API_PORT, HAProxy on $LB_PORT, forging network $FORGING_SUBNET, HAProxy's network $LB_SUBNET"
   timed "docker-compose up, 2 blocks forged" up_and_forging
   check_running_node
   local skip
@@ -496,8 +532,11 @@ main() {
     timed "p2p-firewall.sh --docker checks" firewall_applies
   fi
   survives_down_up
+  replica_stage
   log "passed; times on this machine:"
   printf '  %s\n' "${TIMINGS[@]}" >&2
 }
 
+# shellcheck source=docker/e2e/replica-stage.sh
+source "$REPO/docker/e2e/replica-stage.sh"
 main "$@"

@@ -1,5 +1,5 @@
 import type { KernelProcess } from '@lni/cli/testing';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,29 @@ import {
   type NodeDirs,
 } from '../support/node-harness.js';
 
-// An operator stops a core node (SIGTERM, as systemd or docker does) and starts it again.
-describe('a core node restarted', () => {
+interface AppJson {
+  [mode: string]: { plugins: { package: string; options?: Record<string, unknown> }[] };
+}
+
+/** Sets the state plugin's `walletTable.load` in every mode of `<config>/app.json`. */
+async function setWalletTableLoad(configDir: string, load: boolean): Promise<void> {
+  const file = join(configDir, 'app.json');
+  const app = JSON.parse(await readFile(file, 'utf8')) as AppJson;
+  for (const { plugins } of Object.values(app)) {
+    for (const plugin of plugins) {
+      if (plugin.package === '@lni/state')
+        plugin.options = { ...plugin.options, walletTable: { load } };
+    }
+  }
+  await writeFile(file, JSON.stringify(app));
+}
+
+// An operator stops a core node (SIGTERM, as systemd or docker does) and starts it again: its
+// wallets come from the wallets table (the default), or from a replay of the chain.
+describe.each([
+  { path: 'loaded', load: true, line: 'State loaded' },
+  { path: 'rebuilt', load: false, line: 'State rebuilt' },
+])('a core node restarted, state $path', ({ load, line }) => {
   let root: string;
   let dirs: NodeDirs;
   let env: NodeJS.ProcessEnv;
@@ -52,10 +73,13 @@ describe('a core node restarted', () => {
     const before = await api.allBlocks();
     expect(await stopNode(node)).toBe(0);
 
+    await setWalletTableLoad(dirs.config, load);
     node = startNode('core', dirs, env);
     // A restart on existing config does not publish the defaults again.
     await eventually(() => api.get('/node/status'), 60_000, 'the restarted API');
     expect(node.stdout()).not.toContain('First run');
+    expect(node.stdout()).toContain(line);
+    expect(node.stdout()).not.toContain('Wallet table not usable');
     const last = before[before.length - 1]!;
     await api.reach(last.height + 2, 3 * blocktimeMs(dirs.config) + 20_000);
 

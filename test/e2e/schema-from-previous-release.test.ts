@@ -131,11 +131,13 @@ describe.skipIf(postgresSkipReason)('a database made by the previous release', (
     try {
       const lines = node.logs.filter((log) => String(log.msg).startsWith('Migration'));
       const info = lines.filter((log) => (log.level as number) >= 30);
-      // The database plugin's 6, state's 2 (pool, missed slots), the API's 3 (webhooks, their
-      // ARK shape, conditional deliveries).
-      expect(info).toEqual([expect.objectContaining({ msg: 'Migrations applied', count: 11 })]);
+      // The database plugin's 6, state's 4 (pool, missed slots, wallet state, wallet search
+      // indexes), the API's 3 (webhooks, their ARK shape, conditional deliveries).
+      expect(info).toEqual([expect.objectContaining({ msg: 'Migrations applied', count: 13 })]);
       expect(lines.filter((log) => log.msg === 'Migration applied').map((l) => l.plugin)).toEqual([
         ...Array(6).fill('database'),
+        'state',
+        'state',
         'state',
         'state',
         'api',

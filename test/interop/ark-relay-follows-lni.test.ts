@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/free-port.js';
 import type { InteropNode } from './support/interop-node.js';
+import { LinkCut } from './support/link-cut.js';
 import { lniApp } from './support/lni-app.js';
 import { interopSkipReason } from './support/skip.js';
 import { signedTransfer } from './support/transfers.js';
@@ -11,6 +12,10 @@ import { useInteropNetwork } from './support/use-interop-network.js';
 // which forges it.
 
 const skipReason = await interopSkipReason();
+// LNI_INTEROP_CATCH_UP=off runs LNI without sending a lagging peer what it missed, to measure
+// what the catch-up saves (the missed-block scenario then only waits for ARK's own sync).
+const catchUp = process.env.LNI_INTEROP_CATCH_UP !== 'off';
+const BLOCK_TIME_MS = 8_000; // ARK testnet's
 const title = 'an ARK Core 3.9.1 relay on a chain LNI forges';
 
 describe.skipIf(skipReason !== undefined)(
@@ -32,7 +37,10 @@ describe.skipIf(skipReason !== undefined)(
         delegateSecrets: secrets,
         peers: [ARK],
         // Alone until the ARK relay joins: a development network's forger may forge so.
-        app: lniApp({ forger: { allowSingleNode: true } }),
+        app: lniApp({
+          forger: { allowSingleNode: true },
+          p2p: catchUp ? {} : { broadcast: { catchUpMaxBlocks: 0 } },
+        }),
       });
       await lni.api.reach(4, 120_000);
     });
@@ -70,6 +78,50 @@ describe.skipIf(skipReason !== undefined)(
       await ark.api.reach(target, 30_000);
       for (let at = target - 2; at <= target; at++) {
         expect(await blockAt(ark, at), `block ${at}`).toBe(await blockAt(lni, at));
+      }
+    });
+
+    it('ARK cut off while LNI forges a block is sent it and is level soon after', async () => {
+      const levelHeight = async (): Promise<number | undefined> => {
+        const height = await lni.api.height();
+        return (await ark.api.height()) >= height ? height : undefined;
+      };
+      const before = await eventually(levelHeight, 30_000, 'ARK level with LNI');
+      // Cut ARK off just after a block, until LNI has forged the next one: that block is lost
+      // to ARK (its connections broke), and ARK answers LNI's next one with false.
+      const cut = await LinkCut.start(ark);
+      try {
+        await lni.api.reach(before + 1, 2 * BLOCK_TIME_MS);
+      } finally {
+        await cut.restore();
+      }
+      const restoredAt = Date.now();
+      const missed = await lni.api.height();
+      const forgedAt = new Map<number, number>(); // height → when LNI's API first showed it
+      const level = await eventually(
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          const height = await lni.api.height();
+          if (!forgedAt.has(height)) forgedAt.set(height, Date.now());
+          return height > missed && (await ark.api.height()) >= height ? height : undefined;
+        },
+        catchUp ? 45_000 : 120_000,
+        'ARK level with LNI after the cut',
+      );
+      const levelAt = Date.now();
+      const sinceBlock = levelAt - (forgedAt.get(level) ?? levelAt);
+      console.log(
+        `missed-block catch-up ${catchUp ? 'on' : 'off'}: block ${missed} missed by ARK; ` +
+          `ARK level at ${level} ${((levelAt - restoredAt) / 1000).toFixed(1)} s after the ` +
+          `link came back, ${(sinceBlock / 1000).toFixed(1)} s after LNI showed block ${level}`,
+      );
+      for (const at of [missed, level]) {
+        expect(await blockAt(ark, at), `block ${at}`).toBe(await blockAt(lni, at));
+      }
+      if (catchUp) {
+        // LNI posted the missed block: ARK received it, it did not download it.
+        expect(await ark.log()).toMatch(new RegExp(`Received new block at height ${missed} `));
+        expect(sinceBlock).toBeLessThanOrEqual(BLOCK_TIME_MS);
       }
     });
 

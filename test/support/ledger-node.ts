@@ -67,7 +67,10 @@ function ledgerPlugins(connection: DatabaseConnection, apiOptions: Options, stat
 }
 
 /** The stopped `node` started again: its plugins on its database and directories. */
-export function restartLedgerNode(node: LedgerNode, apiOptions: Options = {}): Promise<TestKernel> {
+export function restartLedgerNode(
+  node: Pick<LedgerNode, 'databaseConnection'> & { readonly kernel: Pick<TestKernel, 'paths'> },
+  apiOptions: Options = {},
+): Promise<TestKernel> {
   return startTestKernel({
     plugins: ledgerPlugins(node.databaseConnection, apiOptions, {}),
     paths: node.kernel.paths,
@@ -80,10 +83,14 @@ export async function startLedgerNode(
   apiOptions: Readonly<Record<string, unknown>> = {},
   /** Options of the state plugin besides no verification workers. */
   stateOptions: Readonly<Record<string, unknown>> = {},
+  /** Where to write (a replica pair's primary, say); a fresh database on the local server by default. */
+  databaseAt?: DatabaseConnection,
 ): Promise<LedgerNode> {
   const root = await mkdtemp(join(tmpdir(), 'lni-ledger-node-'));
   await cp(join(TESTNET, 'crypto'), join(root, 'config', 'crypto'), { recursive: true });
-  const database = await createTestDatabase();
+  const database = databaseAt
+    ? { connection: databaseAt, drop: () => Promise.resolve() }
+    : await createTestDatabase();
   let kernel: TestKernel;
   try {
     kernel = await startTestKernel({

@@ -26,6 +26,17 @@ export interface ServerConnection {
   readonly database: string;
 }
 
+/** Just the connection of a server (one with more fields, such as a private cluster), as the
+ * database plugin's `connection` and `listen` options take it (they refuse unknown keys). */
+export function connectionOptions(server: ServerConnection): ServerConnection {
+  return {
+    host: server.host,
+    port: server.port,
+    database: server.database,
+    username: server.username,
+  };
+}
+
 /** A fresh database on the local server for one test file; `drop()` removes it. */
 export async function createTestDatabase(): Promise<{
   readonly connection: ServerConnection;
@@ -36,6 +47,26 @@ export async function createTestDatabase(): Promise<{
   return {
     connection: { host: SERVER.host, port: SERVER.port, username: SERVER.user, database: name },
     drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+/** The local server's database `name`, created when missing; `drop()` keeps it (a bench reuses it). */
+export async function keptTestDatabase(name: string): Promise<{
+  readonly connection: ServerConnection;
+  drop(): Promise<void>;
+}> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  const client = new pg.Client({ ...SERVER, database: 'postgres' });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return {
+    connection: { host: SERVER.host, port: SERVER.port, username: SERVER.user, database: name },
+    drop: async () => {},
   };
 }
 

@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket, { WebSocketServer } from 'ws';
 import { LiveFeed } from '../src/live/live-feed.js';
 import { LiveMessages } from '../src/live/live-messages.js';
+import { ClientAddress } from '../src/clients/client-address.js';
 import { SubscriberGuard } from '../src/live/subscriber-guard.js';
 import { RequestRateLimit } from '../src/server/request-rate-limit.js';
 import { benchLedger } from './ledger.js';
@@ -79,6 +80,7 @@ async function feedRun(): Promise<{ ms: number; perBlockMs: number }> {
       },
       whitelist: requests.whitelist,
       requests,
+      clientAddress: new ClientAddress([]),
       logger,
     }),
     logger,

@@ -277,7 +277,7 @@ try {
   const [a, b] = [senderAddresses[3], senderAddresses[501]];
   const busy = senderAddresses[0] as string;
   ceilingPage = await (await fetch(`${uri}/api/transactions?address=${a},${b}`)).json();
-  ceilingSearch = toSearchQuery(
+  ceilingSearch = await toSearchQuery(
     { conditions: [], orderBy: transactionIndex.defaultOrder, offset: 0, limit: 100, page: 1 },
     { ledger, addresses: [a as string, b as string] },
   );

@@ -3,12 +3,18 @@ import Joi from 'joi';
 export interface ApiOptions {
   readonly host: string;
   readonly port: number;
+  /**
+   * Reverse proxies (IPs or CIDR ranges) whose X-Forwarded-For is believed: the client of a
+   * request is then the address they forwarded for (`src/clients/client-address.ts`). Empty:
+   * no header is believed, the client is the connection's peer.
+   */
+  readonly trustedProxies: readonly string[];
   readonly rateLimit: {
     readonly enabled: boolean;
     /** Requests allowed per IP in each window. */
     readonly points: number;
     readonly windowSeconds: number;
-    /** IPs never limited (the node's own tools, a reverse proxy). */
+    /** Client IPs or CIDR ranges never limited (the node's own tools). */
     readonly whitelist: readonly string[];
   };
   readonly cors: boolean;
@@ -45,16 +51,45 @@ export interface ApiOptions {
     readonly enabled: boolean;
     readonly whitelist: readonly string[];
   };
+  /**
+   * Without the state plugin (an `api` node): `http://host:port` of core or relay nodes' APIs,
+   * where submissions, the pool's routes and webhooks are forwarded, the first that answers.
+   */
+  readonly upstream: readonly string[];
+  /** How long one upstream node may take to answer before the next is tried. */
+  readonly upstreamTimeoutMs: number;
+  /** Without the state plugin: blocks behind the writer past which `/health` answers 503. */
+  readonly maxLagBlocks: number;
+}
+
+const upstreamUrl = Joi.string().uri({ scheme: ['http', 'https'] });
+const ipOrRange = Joi.string().ip({ cidr: 'optional' });
+
+/** A list of `item`, or the same as comma-separated text (from an environment variable). */
+function listOf(item: Joi.Schema, minimum: number): Joi.AlternativesSchema {
+  return Joi.alternatives().try(
+    Joi.array().items(item),
+    Joi.string().custom((value: string, helpers) => {
+      const list = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
+      const { error, value: items } = Joi.array().items(item).min(minimum).validate(list);
+      if (error) return helpers.message({ custom: `{{#label}}: ${error.message}` });
+      return items as string[];
+    }),
+  );
 }
 
 export const apiConfigSchema = Joi.object<ApiOptions>({
   host: Joi.string().hostname().default('0.0.0.0'),
   port: Joi.number().port().default(4003),
+  trustedProxies: listOf(ipOrRange, 0).default([]),
   rateLimit: Joi.object({
     enabled: Joi.boolean().default(true),
     points: Joi.number().integer().min(1).default(300),
     windowSeconds: Joi.number().integer().min(1).default(60),
-    whitelist: Joi.array().items(Joi.string().ip()).default(['127.0.0.1', '::1']),
+    whitelist: Joi.array().items(ipOrRange).default(['127.0.0.1', '::1']),
   }).default(),
   cors: Joi.boolean().default(true),
   timeBudgetMs: Joi.number().integer().min(10).default(5_000),
@@ -86,11 +121,17 @@ export const apiConfigSchema = Joi.object<ApiOptions>({
       .items(Joi.string().ip({ cidr: 'forbidden' }))
       .default(['127.0.0.1', '::1']),
   }).default(),
+  upstream: listOf(upstreamUrl, 1).default([]),
+  upstreamTimeoutMs: Joi.number().integer().min(100).default(10_000),
+  maxLagBlocks: Joi.number().integer().min(0).default(3),
 });
 
 export const apiEnvironment = {
   CORE_API_HOST: 'host',
   CORE_API_PORT: 'port',
+  CORE_API_TRUSTED_PROXIES: 'trustedProxies',
   CORE_API_RATE_LIMIT: 'rateLimit.enabled',
   CORE_API_SUBSCRIPTIONS: 'subscriptions.enabled',
+  CORE_API_UPSTREAM: 'upstream',
+  CORE_API_MAX_LAG_BLOCKS: 'maxLagBlocks',
 } as const;

@@ -7,6 +7,10 @@ import { LiveFeed } from './live/live-feed.js';
 import { LiveMessages } from './live/live-messages.js';
 import { SubscriberGuard } from './live/subscriber-guard.js';
 import { syncHealthCheck } from './health/sync-health-check.js';
+import { WriterLag, writerLagHealthCheck } from './lag/writer-lag.js';
+import { forwardedRoutes } from './upstream/forwarded-routes.js';
+import { UpstreamClient } from './upstream/upstream-client.js';
+import { ClientAddress } from './clients/client-address.js';
 import { ApiServer } from './server/api-server.js';
 import { RequestRateLimit } from './server/request-rate-limit.js';
 import { RouteRegistry } from './server/route-registry.js';
@@ -45,6 +49,10 @@ declare module '@lni/kernel' {
   }
 }
 
+/** An api node's lag behind the writer, and how to stop following it, per node (container). */
+const lagByNode = new WeakMap<AwilixContainer<Cradle>, WriterLag>();
+const unfollowByNode = new WeakMap<AwilixContainer<Cradle>, () => void>();
+
 /** The package name ARK's explorers and wallets look for to find a peer's public API. */
 const API_SERVICE = '@arkecosystem/core-api';
 
@@ -53,11 +61,19 @@ export const apiPlugin = definePlugin<ApiOptions>({
   configSchema: apiConfigSchema,
   environment: apiEnvironment,
   listensOn: ({ host, port }) => [{ option: 'port', host, port }],
-  dependsOn: { optional: ['database', 'state', 'p2p'] },
+  dependsOn: { optional: ['database', 'state', 'sql-ledger', 'p2p'] },
   register({ container, options, logger, events, enabledPlugins }) {
+    // An api node: the ledger read from the writer's tables, no pool, a read-only database.
+    const writer = enabledPlugins.has('state');
+    const ledgerHere = writer || enabledPlugins.has('sql-ledger');
     // Live subscriptions and the status page need the ledger.
-    const live = options.subscriptions.enabled && enabledPlugins.has('state');
+    const live = options.subscriptions.enabled && ledgerHere;
     const sources = apiSources(container);
+    // The height in every response's X-Block-Height; 0 until the ledger has booted.
+    const blockHeight = () => heightOf(sources.optional.ledger);
+    const writerLag = writer
+      ? undefined
+      : new WriterLag({ ownHeight: blockHeight, maxLagBlocks: options.maxLagBlocks });
     const routes = new RouteRegistry();
     routes.add(
       ...resourceRoutes({
@@ -67,13 +83,15 @@ export const apiPlugin = definePlugin<ApiOptions>({
         version,
         healthChecks: container.cradle.healthChecks,
         statusPage: live,
+        writerLag: writerLag && (() => writerLag.report()),
       }),
     );
-    // The height in every response's X-Block-Height; 0 until the ledger has booted.
-    const blockHeight = () => heightOf(sources.optional.ledger);
     const chainTip = () => sources.optional.ledger()?.tip();
+    const clientAddress = new ClientAddress(options.trustedProxies);
     const requestRateLimit = new RequestRateLimit(options.rateLimit);
-    const feed = live ? liveFeed(sources, options, logger, events, requestRateLimit) : undefined;
+    const feed = live
+      ? liveFeed(sources, options, logger, events, requestRateLimit, clientAddress)
+      : undefined;
     if (feed) routes.add(...statusPageRoutes());
     if (feed && enabledPlugins.has('database')) {
       const catchUp = new CatchUp({
@@ -87,12 +105,33 @@ export const apiPlugin = definePlugin<ApiOptions>({
     }
     const { metrics } = container.cradle;
     if (options.metrics.enabled) {
-      routes.add(...metricsRoutes(() => metrics, options.metrics.whitelist));
+      routes.add(...metricsRoutes(() => metrics, options.metrics.whitelist, clientAddress));
     }
-    if (enabledPlugins.has('state')) {
+    if (writer) {
       registerSyncMetrics(metrics, syncSources(sources), sources.required.network);
       container.cradle.healthChecks.add(
         syncHealthCheck(syncSources(sources), sources.required.network),
+      );
+    }
+    if (writerLag) {
+      container.cradle.healthChecks.add(writerLagHealthCheck(writerLag));
+      if (options.upstream.length === 0) {
+        logger.warn(
+          'No upstream node configured (API option upstream, CORE_API_UPSTREAM): POST /api/transactions, the pool and webhook routes will answer 503',
+        );
+      }
+      const upstream = new UpstreamClient({
+        upstream: options.upstream,
+        timeoutMs: options.upstreamTimeoutMs,
+        logger,
+      });
+      routes.add(
+        ...forwardedRoutes({
+          client: () => upstream,
+          webhooks: options.webhooks.enabled,
+          webhookWhitelist: options.webhooks.whitelist,
+          clientAddress,
+        }),
       );
     }
     container.cradle.publicServices.add({
@@ -104,7 +143,8 @@ export const apiPlugin = definePlugin<ApiOptions>({
       container.cradle.schemaRegistry.add('api', apiSchema);
       container.register({ webhookStorage: asClass(WebhookStorage).singleton() });
     }
-    const webhooks = options.webhooks.enabled && enabledPlugins.has('database');
+    // Webhooks are stored and delivered by the writer alone; an api node forwards their routes.
+    const webhooks = options.webhooks.enabled && enabledPlugins.has('database') && writer;
     if (webhooks) {
       const { whitelist, enabled: _enabled, ...delivery } = options.webhooks;
       container.register({
@@ -124,6 +164,7 @@ export const apiPlugin = definePlugin<ApiOptions>({
         ...webhookRoutes({
           storage: sources.required.webhookStorage,
           whitelist,
+          clientAddress,
           changed: () => container.cradle.apiWebhooks.changed(),
         }),
       );
@@ -139,12 +180,18 @@ export const apiPlugin = definePlugin<ApiOptions>({
           blockHeight,
           chainTip,
           requestRateLimit,
+          clientAddress,
           liveFeed: feed,
           apiMetrics,
         })),
     });
+    if (writerLag) lagByNode.set(container, writerLag);
   },
   async boot({ container }) {
+    const lag = lagByNode.get(container);
+    if (lag && container.hasRegistration('commitSignals')) {
+      unfollowByNode.set(container, lag.follow(container.cradle.commitSignals));
+    }
     await container.cradle.apiServer.start();
     if (container.hasRegistration('apiWebhooks')) {
       await container.cradle.apiWebhooks.start();
@@ -155,6 +202,7 @@ export const apiPlugin = definePlugin<ApiOptions>({
     }
   },
   async dispose({ container }) {
+    unfollowByNode.get(container)?.();
     if (container.hasRegistration('apiWebhooks')) await container.cradle.apiWebhooks.stop();
     await container.cradle.apiServer.stop();
   },
@@ -195,6 +243,7 @@ function liveFeed(
   logger: Logger,
   events: EventBus,
   requests: RequestRateLimit,
+  clientAddress: ClientAddress,
 ): LiveFeed {
   return new LiveFeed({
     events,
@@ -203,6 +252,7 @@ function liveFeed(
       limits: options.subscriptions,
       whitelist: requests.whitelist,
       requests,
+      clientAddress,
       logger,
     }),
     logger,
@@ -217,7 +267,10 @@ function webhookDataSources(sources: ApiSources, withLedger: boolean): WebhookDa
     delegateWallet: (publicKey) => {
       const ledger = sources.required.ledger();
       const wallet = ledger.findWallet(ledger.chainContext().addressOf(publicKey));
-      return wallet && (toJsonValue(walletResource(wallet)) ?? undefined);
+      // Webhook data is made at once: only the in-memory ledger answers so (an api node's
+      // does not, and its webhooks then carry the delegate's public key alone).
+      if (wallet === undefined || wallet instanceof Promise) return undefined;
+      return toJsonValue(walletResource(wallet)) ?? undefined;
     },
   };
 }

@@ -1,10 +1,15 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { ConfigError, KernelError, shareNodePackages } from '@lni/kernel';
+import { registerAdminCommands } from './commands/admin-commands.js';
 import { registerConfigPublish } from './commands/config-publish.js';
 import { registerNetworkGenerate } from './commands/network-generate.js';
 import { registerNetworkStart } from './commands/network-start.js';
 import { registerDbMigrate } from './commands/db-migrate.js';
+import { registerDbBackup } from './commands/db-backup.js';
+import { registerDbRollback } from './commands/db-rollback.js';
+import { registerSnapshotCreate } from './commands/snapshot-create.js';
+import { registerSnapshotRestore } from './commands/snapshot-restore.js';
 import { registerPluginAdd } from './commands/plugin-add.js';
 import { registerPluginCommands } from './commands/plugin-commands.js';
 import { registerPluginNew } from './commands/plugin-new.js';
@@ -24,7 +29,7 @@ const { version } = JSON.parse(
 export function createProgram(result: CommandResult): Command {
   const program = new Command('kernel')
     .description(
-      'LNI node: start a node in core, relay or forger mode and manage its configuration',
+      'LNI node: start a node in core, relay, forger or api mode and manage its configuration',
     )
     .version(version)
     .exitOverride()
@@ -34,9 +39,14 @@ export function createProgram(result: CommandResult): Command {
   registerNetworkGenerate(program, result);
   registerNetworkStart(program, result);
   registerDbMigrate(program, result);
+  registerDbRollback(program, result);
+  registerDbBackup(program, result);
+  registerSnapshotCreate(program, result);
+  registerSnapshotRestore(program, result);
   registerPluginNew(program, result);
   registerPluginAdd(program, result);
   registerPluginRemove(program, result);
+  registerAdminCommands(program, result);
   return program;
 }
 

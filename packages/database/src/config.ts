@@ -37,17 +37,29 @@ export interface DatabaseOptions {
    * cancelled and the request answered 503 with Retry-After.
    */
   readonly searchTimeoutMs: number;
+  /**
+   * Read only (an `api` node, possibly on a hot standby): no migrations and no writes; boot
+   * checks that the writer's migrations are there instead.
+   */
+  readonly readOnly: boolean;
+  /**
+   * Where `commitSignals` LISTENs: the primary (a standby refuses LISTEN). Default: the
+   * connection itself, unless it is a standby.
+   */
+  readonly listen?: ConnectionOptions;
 }
 
+const connectionSchema = Joi.object({
+  host: Joi.string().hostname(),
+  port: Joi.number().port().default(5432),
+  database: Joi.string().default('lni'),
+  username: Joi.string().default('postgres'),
+  password: Joi.string().allow(''),
+  url: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+});
+
 export const databaseConfigSchema = Joi.object<DatabaseOptions>({
-  connection: Joi.object({
-    host: Joi.string().hostname(),
-    port: Joi.number().port().default(5432),
-    database: Joi.string().default('lni'),
-    username: Joi.string().default('postgres'),
-    password: Joi.string().allow(''),
-    url: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
-  }).default(),
+  connection: connectionSchema.default(),
   migrateOnStart: Joi.boolean().default(true),
   poolSize: Joi.number().integer().min(1).max(100).default(10),
   retry: Joi.object({
@@ -60,6 +72,9 @@ export const databaseConfigSchema = Joi.object<DatabaseOptions>({
   integrityCheck: Joi.boolean().default(true),
   statisticsIntervalMs: Joi.number().integer().min(0).default(60_000),
   searchTimeoutMs: Joi.number().integer().min(10).default(2_000),
+  readOnly: Joi.boolean().default(false),
+  // Without a host or url the listen connection would be the embedded database: refused.
+  listen: connectionSchema.or('host', 'url'),
 });
 
 export const databaseEnvironment = {
@@ -69,6 +84,8 @@ export const databaseEnvironment = {
   CORE_DB_USERNAME: 'connection.username',
   CORE_DB_PASSWORD: 'connection.password',
   CORE_DB_URL: 'connection.url',
+  CORE_DB_READ_ONLY: 'readOnly',
+  CORE_DB_LISTEN_URL: 'listen.url',
 } as const;
 
 /** Validates options given as values (tools and tests that do not go through the kernel). */
@@ -88,6 +105,7 @@ export function databaseOptionsFromEnvironment(
 ): DatabaseOptions {
   const connection: Record<string, unknown> = { ...(base.connection as object | undefined) };
   for (const [variable, path] of Object.entries(databaseEnvironment)) {
+    if (!path.startsWith('connection.')) continue;
     const value = env[variable];
     if (value !== undefined && value !== '') connection[path.slice('connection.'.length)] = value;
   }

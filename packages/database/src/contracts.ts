@@ -4,6 +4,8 @@
  * Types only: the services are resolved from the container (`database`, `schemaRegistry`).
  */
 export type { DatabaseConnection } from './connection/database.js';
+export type { ChainVerification } from './integrity/chain-verification.js';
+export type { CommitListener } from './signals/commit-signals.js';
 export type {
   MigrationClass,
   OwnedMigrations,
@@ -20,6 +22,8 @@ export type { Service } from './service.js';
 export type { EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 
 import type { DatabaseConnection } from './connection/database.js';
+import type { ChainVerification } from './integrity/chain-verification.js';
+import type { CommitSignals } from './signals/commit-signals.js';
 import type { SchemaRegistry } from './schema/schema-registry.js';
 import type { Service } from './service.js';
 
@@ -29,5 +33,19 @@ declare module '@lni/kernel' {
     readonly database: DatabaseConnection;
     /** Where each plugin adds its own tables and migrations, in `register`. */
     readonly schemaRegistry: Service<SchemaRegistry>;
+    /**
+     * The boot's integrity check of the stored chain. A plugin that reads the chain at boot may
+     * take it over in `register` and await `verified()` before serving (see its file).
+     */
+    readonly chainVerification: Service<ChainVerification>;
+    /**
+     * NOTIFY on the primary, delivered once this node's database (possibly a standby) has
+     * replayed the commit that sent it; `undefined` after every (re)connection. Needs a server
+     * database: never called on the embedded one.
+     */
+    readonly commitSignals: Service<CommitSignals>;
   }
 }
+
+/** What a plugin uses of `commitSignals` (see `signals/commit-signals.ts`). */
+export type CommitSignalSource = Pick<Service<CommitSignals>, 'on' | 'onArrival' | 'connected'>;

@@ -1,3 +1,4 @@
+import { definePlugin, type Plugin } from '@lni/kernel';
 import { startTestKernel } from '@lni/kernel/testing';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -82,6 +83,49 @@ describe('database plugin', () => {
         await node.stop();
 
         await expect(startTestKernel({ plugins, env })).rejects.toThrow(/height 3: block missing/);
+      } finally {
+        await created.drop();
+      }
+    },
+  );
+
+  it.skipIf(postgresSkipReason)(
+    'lets a plugin that takes the integrity check over await it in its own boot: a corrupted chain stops that boot',
+    async () => {
+      const created = await createTestDatabase();
+      try {
+        const env = databaseEnv(created.connection);
+        const node = await startTestKernel({
+          plugins: [{ plugin: databasePlugin, options: {} }],
+          env,
+        });
+        await node.cradle.blockStorage.saveBlocks(makeChain(5, 1));
+        await node.cradle.database.manager.query('DELETE FROM blocks WHERE height = 3');
+        await node.stop();
+
+        let databaseBooted = false;
+        const taker = definePlugin<object>({
+          name: 'taker',
+          dependsOn: { required: ['database'] },
+          register({ container }) {
+            container.cradle.chainVerification.takeOver('taker');
+          },
+          async boot({ container }) {
+            // The database plugin's boot finished without the check's result.
+            databaseBooted = true;
+            await container.cradle.chainVerification.verified();
+          },
+        });
+        await expect(
+          startTestKernel({
+            plugins: [
+              { plugin: databasePlugin, options: {} },
+              { plugin: taker as Plugin<object>, options: {} },
+            ],
+            env,
+          }),
+        ).rejects.toThrow(/plugin 'taker' failed to boot: .*height 3: block missing/);
+        expect(databaseBooted).toBe(true);
       } finally {
         await created.drop();
       }

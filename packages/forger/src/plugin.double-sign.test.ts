@@ -11,12 +11,13 @@ import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
 import type { ForgingRound } from '@lni/crypto';
 import type { ForgingSource } from '@lni/state/contracts';
 import { eventually, MemoryChain, startTestNode, type TestNode } from '@lni/p2p/testing';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoubleSignPrevented } from './guard/double-sign-guard.js';
 import { forgerPlugin } from './plugin.js';
+import { writeForgerConfig } from './__fixtures__/forger-config.js';
 
 // Two forgers hold the same delegate's secret (a backup left running, or a forger moved without
 // its record) and follow one real p2p relay whose chain takes every block posted to it. Every
@@ -38,16 +39,7 @@ beforeAll(async () => {
   milestones = new Milestones(network.milestones);
   directory = await mkdtemp(join(tmpdir(), 'lni-double-sign-'));
   configDir = join(directory, 'config');
-  await mkdir(join(configDir, 'crypto'), { recursive: true });
-  const files = {
-    'crypto/network.json': network.network,
-    'crypto/milestones.json': network.milestones,
-    'crypto/genesisBlock.json': network.genesisBlock,
-    'delegates.json': { secrets: [network.secrets[0]] },
-  };
-  for (const [file, content] of Object.entries(files)) {
-    await writeFile(join(configDir, file), JSON.stringify(content));
-  }
+  await writeForgerConfig(configDir, network, [network.secrets[0]] as string[]);
 });
 afterAll(async () => {
   for (const stop of stoppers.splice(0).reverse()) await stop();
@@ -129,7 +121,8 @@ describe('two forgers with the same secret', () => {
     stoppers.push(() => relay.stop());
 
     const first = await forger(relay, await mkdtemp(join(directory, 'first-')));
-    await eventually(() => postedBlocks(relay).length >= 1, 'the first forger forged', 8_000);
+    // Deadlines, not timings: generous for a machine running other suites beside this one.
+    await eventually(() => postedBlocks(relay).length >= 1, 'the first forger forged', 30_000);
 
     // The second is a copy started with no signing record (deleted, or never moved).
     const prevented: DoubleSignPrevented[] = [];
@@ -141,16 +134,21 @@ describe('two forgers with the same secret', () => {
     };
     const second = await forger(relay, await mkdtemp(join(directory, 'second-')), [listener]);
     const before = postedBlocks(relay).length;
-    await eventually(() => postedBlocks(relay).length >= before + 3, 'three more slots', 15_000);
+    await eventually(() => postedBlocks(relay).length >= before + 3, 'three more slots', 45_000);
 
+    // A block reaches the relay a moment before its forger logs it: wait for a quiet moment.
+    const forgedByFirst = () => first.logs.filter((record) => record.msg === 'Forged block');
+    await eventually(
+      () => forgedByFirst().length === postedBlocks(relay).length,
+      'the first forger logged each block it posted',
+      30_000,
+    );
     const blocks = postedBlocks(relay);
     const heights = blocks.map((block) => block.height);
     const slots = blocks.map((block) => block.timestamp);
     expect(new Set(heights).size).toBe(heights.length);
     expect(new Set(slots).size).toBe(slots.length);
-    expect(first.logs.filter((record) => record.msg === 'Forged block')).toHaveLength(
-      blocks.length,
-    );
+    expect(forgedByFirst().length).toBeGreaterThanOrEqual(blocks.length);
     expect(second.logs.filter((record) => record.msg === 'Forged block')).toHaveLength(0);
 
     const warnings = second.logs.filter((record) =>
@@ -164,5 +162,5 @@ describe('two forgers with the same secret', () => {
       'lni_forger_double_sign_prevented_total',
     );
     expect(metric).toContain('lni_forger_double_sign_prevented_total{delegate="genesis_1"} 1');
-  }, 40_000);
+  }, 120_000);
 });

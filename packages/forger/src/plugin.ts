@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { readDelegateKeys } from './delegates/delegate-secrets.js';
 import { checkDelegatesFile } from './delegates/delegates-file.js';
 import { forgerCommands } from './commands/forger-commands.js';
+import { forgingSection } from './admin/forging-section.js';
 import { createDoubleSignGuard } from './guard/create-guard.js';
 import { promptPassword } from './delegates/password-prompt.js';
 import type { BlockAssembler } from './forging/block-assembler.js';
@@ -71,6 +72,11 @@ declare module '@lni/kernel' {
 
 /** Each node's relays, by its container: several nodes may run in one process (tests). */
 const relaysByNode = new WeakMap<AwilixContainer<Cradle>, RelayClient[]>();
+/** Each node's slot clock, by its container, for the forging section of `kernel status`. */
+const timingByNode = new WeakMap<
+  AwilixContainer<Cradle>,
+  { readonly clock: SlotClock; readonly milestones: Milestones }
+>();
 
 /**
  * The forger plugin: reads the delegates' keys from `<config>/delegates.json`, follows the slots
@@ -90,17 +96,26 @@ export const forgerPlugin = definePlugin<ForgerOptions>({
       given: options.password,
       canAsk: process.stdin.isTTY === true,
     }),
-  register({ container }) {
+  register({ container, name }) {
     // Everything else the forger needs is read at boot: the delegates' file and the network
     // config. Its relays are made then too; the health check sees them once they are.
     const relays: RelayClient[] = [];
     relaysByNode.set(container, relays);
     container.cradle.healthChecks.add(relayHealthCheck(() => relays));
+    container.cradle.statusSections.add(
+      name,
+      forgingSection({
+        forger: () => (container.hasRegistration('forger') ? container.cradle.forger : undefined),
+        relays: () => relays,
+        timing: () => timingByNode.get(container),
+      }),
+    );
   },
   async boot({ container, options, paths, logger, events }) {
     const config = loadNetworkConfig(join(paths.config, 'crypto'));
     const milestones = new Milestones(config.milestones);
     const clock = new SlotClock(milestones);
+    timingByNode.set(container, { clock, milestones });
     const delegates: KeyPair[] = await readDelegateKeys(join(paths.config, 'delegates.json'), {
       // The environment or app.json first; otherwise ask, when started on a terminal.
       password: async () => options.password ?? promptPassword(),

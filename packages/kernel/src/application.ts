@@ -1,4 +1,6 @@
 import { asValue, createContainer, InjectionMode } from 'awilix';
+import { AdminOperations } from './admin/admin-operations.js';
+import { StatusSections } from './admin/status-sections.js';
 import { PublicServices } from './announce/public-services.js';
 import { pluginContainer } from './container/plugin-container.js';
 import { ServiceOwners, type ServiceReplacement } from './container/service-owners.js';
@@ -62,6 +64,8 @@ export class Application {
       network: asValue(settings.network),
       healthChecks: asValue(new HealthChecks()),
       publicServices: asValue(new PublicServices()),
+      adminOperations: asValue(new AdminOperations()),
+      statusSections: asValue(new StatusSections()),
     };
     this.container.register(kernelServices);
     this.owners = new ServiceOwners(Object.keys(kernelServices));

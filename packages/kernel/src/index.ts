@@ -1,3 +1,4 @@
+export * from './admin/index.js';
 export * from './announce/public-services.js';
 export * from './app/app-config.js';
 export * from './app/kernel-version.js';

@@ -3,7 +3,7 @@ import { Application } from './application.js';
 import { readAppConfig } from './app/app-config.js';
 import { checkPluginConfig } from './app/config-check.js';
 import { planFromAppConfig } from './app/plan.js';
-import { checkListeningPorts } from './app/port-check.js';
+import { checkListeningPorts, type OwnPort } from './app/port-check.js';
 import { prepareDataDirectory } from './data-directory.js';
 import { deferLogFile, type Logger } from './logging/logger.js';
 import type { NodePaths } from './paths.js';
@@ -19,6 +19,8 @@ export interface NodeSettings {
   readonly appFile?: string;
   /** Where plugin packages are resolved from after the directory of app.json. */
   readonly searchFrom?: readonly string[];
+  /** Ports the node listens on besides its plugins' (the admin's HTTP), checked with theirs. */
+  readonly ownPorts?: readonly OwnPort[];
 }
 
 /**
@@ -40,7 +42,7 @@ export async function prepareNode(settings: NodeSettings): Promise<Application> 
 
   const node = { paths: settings.paths, mode: settings.mode, network: settings.network };
   await checkPluginConfig(plugins, node);
-  await checkListeningPorts(plugins, { mode: settings.mode, env: settings.env });
+  await checkListeningPorts(plugins, { mode: settings.mode, env: settings.env }, settings.ownPorts);
   // Plugins' loggers are made as they register: the log file must be among their streams.
   const logFile = deferLogFile(settings.logger);
   const app = new Application(settings, plugins);

@@ -1,6 +1,8 @@
 import type { AwilixContainer } from 'awilix';
 import type Logger from 'bunyan';
 import type Joi from 'joi';
+import type { AdminOperations } from './admin/admin-operations.js';
+import type { StatusSections } from './admin/status-sections.js';
 import type { PublicServices } from './announce/public-services.js';
 import type { PluginCommand } from './commands/plugin-command.js';
 import type { EventBus } from './events/event-bus.js';
@@ -8,8 +10,9 @@ import type { HealthChecks } from './health/health-checks.js';
 import type { MetricsRegistry } from './metrics/metrics-registry.js';
 import type { NodePaths } from './paths.js';
 
-export type RunMode = 'core' | 'relay' | 'forger';
-export const RUN_MODES: readonly RunMode[] = ['core', 'relay', 'forger'];
+export type RunMode = 'core' | 'relay' | 'forger' | 'api';
+/** `api`: the public API alone, on a read-only (possibly standby) database, beside a writer. */
+export const RUN_MODES: readonly RunMode[] = ['core', 'relay', 'forger', 'api'];
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -34,6 +37,10 @@ export interface Cradle {
   readonly healthChecks: HealthChecks;
   /** What the node announces to peers as its services (ARK's getStatus `config.plugins`). */
   readonly publicServices: PublicServices;
+  /** What an operator can ask the running node over its admin socket (`kernel peers`, …). */
+  readonly adminOperations: AdminOperations;
+  /** The parts of `kernel status`: plugins add a section for what they own. */
+  readonly statusSections: StatusSections;
 }
 
 export type Container = AwilixContainer<Cradle>;

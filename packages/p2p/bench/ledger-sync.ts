@@ -38,7 +38,10 @@ const options = {
 };
 
 function ledger(db: Awaited<ReturnType<typeof openTestStore>>) {
-  const { wallets, processor } = testProcessor(network, db.store);
+  // The store writes the wallets table with each block, as a node's does.
+  const { wallets, processor } = testProcessor(network, (repository) =>
+    db.withWalletTable(repository, network.milestones),
+  );
   const port = new LedgerChain({
     blockProcessor: processor,
     transactionPool: new TransactionPool({

@@ -75,6 +75,12 @@ export interface P2POptions {
     readonly maxHops: number;
     /** Blocks and transactions remembered as already passed on. */
     readonly seenCapacity: number;
+    /**
+     * Most blocks a peer may lack below a block it refused for us to send them (0: never).
+     * ARK takes 2 postBlocks per 4 s: 3 missing blocks and the refused one fit before the
+     * next block of an 8-second network needs its own post.
+     */
+    readonly catchUpMaxBlocks: number;
   };
   readonly penalties: {
     readonly malformedMessage: number;
@@ -136,7 +142,8 @@ export const p2pConfigSchema = Joi.object<P2POptions>({
   remoteAccess: ipListOrText.default(['127.0.0.1', '::1']),
   redial: Joi.object({
     minSeconds: Joi.number().min(0.1).default(10),
-    maxSeconds: Joi.number().min(0.1).default(300),
+    // ARK re-pings its peers every 60 s while it has few: a healed link is used within a minute.
+    maxSeconds: Joi.number().min(0.1).default(60),
   }).default(),
   connections: Joi.object({
     maxPerIp: Joi.number().integer().min(1).default(10),
@@ -172,6 +179,7 @@ export const p2pConfigSchema = Joi.object<P2POptions>({
   broadcast: Joi.object({
     maxHops: Joi.number().integer().min(0).max(255).default(5),
     seenCapacity: Joi.number().integer().min(100).default(50_000),
+    catchUpMaxBlocks: Joi.number().integer().min(0).max(50).default(3),
   }).default(),
   penalties: Joi.object({
     malformedMessage: Joi.number().integer().min(0).default(10),

@@ -2,12 +2,15 @@ import { asClass, asFunction, asValue } from 'awilix';
 import type {} from '@lni/database/contracts';
 import { definePlugin, type PublicServices } from '@lni/kernel';
 import { Broadcaster } from './broadcast/broadcaster.js';
+import { BlockCatchUp } from './broadcast/catch-up.js';
 import { P2PMetrics } from './metrics/p2p-metrics.js';
+import { peerOperations, peerStatusSections } from './admin/peer-operations.js';
 import type { Chain } from '@lni/state/contracts';
 import { p2pConfigSchema, p2pEnvironment, type P2POptions } from './config.js';
 import { P2PError } from './errors.js';
 import './contracts/index.js';
 import { NetworkStateReader } from './forging/network-state.js';
+import { ARK_POST_BLOCK_SPACING_MS } from './limits/ark-rate-limits.js';
 import { OutgoingThrottle } from './limits/outgoing-throttle.js';
 import { PeerDiscovery } from './peers/peer-discovery.js';
 import { PeerNetwork } from './peers/peer-network.js';
@@ -56,8 +59,18 @@ export const p2pPlugin = definePlugin<P2POptions>({
   configSchema: p2pConfigSchema,
   environment: p2pEnvironment,
   listensOn: ({ host, port }) => [{ option: 'port', host, port }],
-  register({ container, options, logger, events }) {
+  register({ container, options, logger, events, name }) {
     const throttle = new OutgoingThrottle();
+    // Resolved when asked: the services exist once the plugins booted.
+    const peers = () => container.cradle.peerRepository;
+    container.cradle.adminOperations.add(
+      name,
+      ...peerOperations({ peers, network: () => container.cradle.peerNetwork }),
+    );
+    container.cradle.statusSections.add(
+      name,
+      ...peerStatusSections(peers, () => container.cradle.chain),
+    );
     const metrics = new P2PMetrics(
       container.cradle.metrics,
       () => container.cradle.peerRepository.size,
@@ -139,12 +152,21 @@ export const p2pPlugin = definePlugin<P2POptions>({
           }),
       ).singleton(),
       broadcaster: asFunction(
-        ({ peerNetwork }: { peerNetwork: PeerNetwork }) =>
+        ({ chain, peerNetwork }: { chain: Chain; peerNetwork: PeerNetwork }) =>
           new Broadcaster({
             network: peerNetwork,
             logger,
-            ...options.broadcast,
+            maxHops: options.broadcast.maxHops,
+            seenCapacity: options.broadcast.seenCapacity,
             maxTransactionsPerRequest: options.maxTransactionsPerRequest,
+            catchUp: new BlockCatchUp({
+              chain,
+              logger,
+              maxBlocks: options.broadcast.catchUpMaxBlocks,
+              spacingMs: ARK_POST_BLOCK_SPACING_MS,
+              hops: options.broadcast.maxHops,
+              reportFailure: (client, error) => peerNetwork.reportFailure(client, error),
+            }),
           }),
       ).singleton(),
       blockSync: asFunction(
@@ -205,7 +227,8 @@ export const p2pPlugin = definePlugin<P2POptions>({
             services: () => publicServices(container.cradle.publicServices, options),
             onResult: metrics.requestEnded,
             hooks: {
-              blockAccepted: (block, hops, from) => broadcaster.block(block, hops, from),
+              blockAccepted: (block, hops, from, height) =>
+                broadcaster.block(block, hops, from, height),
               blockRejected: () => {
                 if (options.sync.enabled) blockSync.wake();
               },

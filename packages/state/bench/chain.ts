@@ -56,15 +56,16 @@ async function measure(
   label: string,
   network: ReturnType<typeof testNetwork>,
   blocks: readonly FullBlock[],
-  store: BlockStore,
+  store: BlockStore | ((wallets: WalletRepository) => BlockStore),
   verificationPool: VerificationPool,
-): Promise<void> {
+): Promise<number> {
+  const wallets = new WalletRepository();
   const processor = new BlockProcessor({
-    wallets: new WalletRepository(),
+    wallets,
     milestones: network.milestones,
     network: { pubKeyHash: PUB_KEY_HASH },
     forgingSchedule: network.schedule,
-    blockStore: store,
+    blockStore: typeof store === 'function' ? store(wallets) : store,
     logger: createLogger({ level: 'fatal' }),
     verificationPool,
   });
@@ -84,6 +85,7 @@ async function measure(
       `block p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; ` +
       `rss ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB`,
   );
+  return seconds;
 }
 
 /** Boot: replays the stored chain onto empty wallets (no signature checks) and checks it. */
@@ -135,8 +137,9 @@ export async function runChainBench(options: { blocks?: number } = {}): Promise<
       console.log(`PostgreSQL unreachable, skipped the storage run: ${(error as Error).message}`);
     }
     if (db) {
+      let tableDb: Awaited<ReturnType<typeof openTestStore>> | undefined;
       try {
-        await measure(
+        const baseline = await measure(
           'apply + verify + PostgreSQL write',
           network,
           blocks,
@@ -144,7 +147,23 @@ export async function runChainBench(options: { blocks?: number } = {}): Promise<
           verificationPool,
         );
         await measureRebuild(network, db.store);
+        // The same blocks on a fresh database whose store also writes the wallets table.
+        tableDb = await openTestStore();
+        const opened = tableDb;
+        const withTable = await measure(
+          'apply + verify + PostgreSQL write + wallets table',
+          network,
+          blocks,
+          (wallets) => opened.withWalletTable(wallets, network.milestones),
+          verificationPool,
+        );
+        const slower = (withTable / baseline - 1) * 100;
+        console.log(
+          `wallets table cost: ${slower.toFixed(1)} % slower than without it (target ≤ 10 %), ` +
+            `ratio ${(withTable / baseline).toFixed(3)}`,
+        );
       } finally {
+        await tableDb?.close();
         await db.close();
       }
     }

@@ -9,6 +9,13 @@ export interface StateOptions {
   /** Blocks read per batch when rebuilding state from storage at boot. */
   readonly rebuildBatchSize: number;
   readonly walletQueries: WalletQueryOptions;
+  readonly walletTable: WalletTableOptions;
+}
+
+/** The wallets table kept with each block (see wallets/table). */
+export interface WalletTableOptions {
+  /** Boot loads the wallets from the table when it checks out; false always replays the chain. */
+  readonly load: boolean;
 }
 
 /** Where the API's wallet and delegate queries run (see CostRoutedWalletQueries). */
@@ -29,5 +36,8 @@ export const stateConfigSchema = Joi.object<StateOptions>({
     offThread: Joi.boolean().default(true),
     inlineVisits: Joi.number().integer().min(0).max(10_000_000).default(INLINE_VISITS),
     maxQueued: Joi.number().integer().min(1).max(100_000).default(64),
+  }).default(),
+  walletTable: Joi.object<WalletTableOptions>({
+    load: Joi.boolean().default(true),
   }).default(),
 });

@@ -7,6 +7,8 @@ export * from './wallets/wallet-repository.js';
 export type { Bound, FieldIndex, WalletSlot } from './wallets/field-index.js';
 export type * from './wallets/wallet-store.js';
 export * from './wallets/query/wallet-query.js';
+export { coerceValue } from './wallets/query/compiled-condition.js';
+export { cursorOf, readCursor, type CursorValues } from './wallets/query/wallet-cursor.js';
 export * from './wallets/query/delegate-fields.js';
 export * from './wallets/query/wallet-query-engine.js';
 export * from './wallets/replica/cost-routed-queries.js';
@@ -29,6 +31,14 @@ export * from './adapters/ledger-forging-source.js';
 export type * from './config.js';
 export type * from './blocks/committed-block.js';
 export type { AppliedBlockEvent, AppliedBlockEventName } from './blocks/chain-events.js';
+export {
+  appliedBlockEvents,
+  emitBlockApplied,
+  type AppliedBlockContext,
+} from './blocks/chain-events.js';
+export type { ElectedRound, ElectionLog } from './rounds/election-log.js';
 export * from './storage/missed-slot-storage.js';
 export * from './storage/pool-storage.js';
 export * from './storage/state-schema.js';
+export * from './wallets/wallet-row.js';
+export * from './storage/chain-rollback.js';

@@ -84,14 +84,17 @@ describe.skipIf(skip)('delegate ranks, rounds and delegate attributes over HTTP'
   const forged: FullBlock[] = [];
   /** What the ledger announced on the event bus, as `name detail`. */
   const announced: string[] = [];
-  const start = () =>
+  const start = (stateOptions: object = {}) =>
     startTestKernel({
       plugins: [
         {
           plugin: databasePlugin as Plugin<object>,
           options: { connection: { host: '127.0.0.1', username: 'postgres', database: name } },
         },
-        { plugin: statePlugin as Plugin<object>, options: { verificationWorkers: 0 } },
+        {
+          plugin: statePlugin as Plugin<object>,
+          options: { verificationWorkers: 0, ...stateOptions },
+        },
         {
           plugin: apiPlugin as Plugin<object>,
           options: { host: '127.0.0.1', port: 0, rateLimit: { enabled: false } },
@@ -277,29 +280,40 @@ describe.skipIf(skip)('delegate ranks, rounds and delegate attributes over HTTP'
     expect(never.attributes.delegate).not.toHaveProperty('round');
   });
 
-  it('answers the same after a restart, rounds stored once, and fills rounds storage lacks', async () => {
-    const snapshot = async () => ({
-      delegates: await delegates('orderBy=rank:asc'),
-      wallets: (await get('/wallets?limit=100&orderBy=address:asc')).body.data,
-      rounds: await Promise.all([1, 2, 3].map((n) => get(`/rounds/${n}/delegates`))),
-    });
-    const before = await snapshot();
-    await kernel.stop();
-    kernel = await start();
-    expect(await snapshot()).toEqual(before);
+  // Both boot paths: the wallets table loaded (the default), and the chain replayed.
+  it.each([
+    { path: 'loaded', load: true, line: 'State loaded' },
+    { path: 'rebuilt', load: false, line: 'State rebuilt' },
+  ])(
+    'answers the same after a restart ($path), rounds stored once, and fills rounds storage lacks',
+    async ({ load, line }) => {
+      const snapshot = async () => ({
+        delegates: await delegates('orderBy=rank:asc'),
+        wallets: (await get('/wallets?limit=100&orderBy=address:asc')).body.data,
+        rounds: await Promise.all([1, 2, 3].map((n) => get(`/rounds/${n}/delegates`))),
+      });
+      const before = await snapshot();
+      await kernel.stop();
+      kernel = await start({ walletTable: { load } });
+      expect(kernel.logs.some((record) => record.msg === line)).toBe(true);
+      expect(await snapshot()).toEqual(before);
 
-    // A chain stored before rounds were kept: the rebuild stores them.
-    await kernel.stop();
-    const client = new pg.Client({ host: '127.0.0.1', user: 'postgres', database: name });
-    await client.connect();
-    await client.query('DELETE FROM rounds WHERE round IN (1, 3)');
-    const rows = async () =>
-      Number((await client.query('SELECT count(*) AS n FROM rounds')).rows[0].n);
-    kernel = await start();
-    expect(await snapshot()).toEqual(before);
-    expect(await rows()).toBe(15);
-    await client.end();
-  }, 120_000);
+      // A chain stored before rounds were kept: the rebuild stores them.
+      await kernel.stop();
+      const client = new pg.Client({ host: '127.0.0.1', user: 'postgres', database: name });
+      await client.connect();
+      await client.query('DELETE FROM rounds WHERE round IN (1, 3)');
+      const rows = async () =>
+        Number((await client.query('SELECT count(*) AS n FROM rounds')).rows[0].n);
+      kernel = await start({ walletTable: { load } });
+      // A table that lacks rounds is not loaded: the replay stores them.
+      expect(kernel.logs.some((record) => record.msg === 'State rebuilt')).toBe(true);
+      expect(await snapshot()).toEqual(before);
+      expect(await rows()).toBe(15);
+      await client.end();
+    },
+    120_000,
+  );
 
   it('forgets the rounds of reverted blocks and puts delegate.round back', async () => {
     await kernel.cradle.blockProcessor.revertTo(7);

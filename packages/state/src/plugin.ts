@@ -5,11 +5,14 @@ import { loadNetworkConfig } from '@lni/crypto';
 import { definePlugin, describeError, type Container } from '@lni/kernel';
 import { join } from 'node:path';
 import { LedgerChain } from './adapters/ledger-chain.js';
+import { ledgerStatusSections, poolOperations } from './admin/pool-operations.js';
 import { LedgerForgingSource } from './adapters/ledger-forging-source.js';
 import { StateLedgerReader } from './adapters/state-ledger-reader.js';
 import { WalletDelegateDirectory } from './adapters/delegate-directory.js';
 import { DatabaseBlockStore } from './blocks/database-block-store.js';
 import { LedgerBoot } from './boot/ledger-boot.js';
+import { stateCommands } from './commands/state-verify.js';
+import { WalletTableLoader } from './wallets/table/wallet-table-loader.js';
 import { stateConfigSchema, type StateOptions } from './config.js';
 import './contracts/index.js';
 import './internal-services.js';
@@ -45,6 +48,7 @@ export const statePlugin = definePlugin<StateOptions>({
   name: 'state',
   dependsOn: { required: ['database'] },
   configSchema: stateConfigSchema,
+  commands: stateCommands,
   // The network's crypto files are configuration: a mistake there stops start-up before any write.
   checkConfig({ paths }) {
     try {
@@ -54,7 +58,7 @@ export const statePlugin = definePlugin<StateOptions>({
       return [describeError(error)];
     }
   },
-  register({ container, options, logger, events, paths }) {
+  register({ container, options, logger, events, paths, name }) {
     const core = assembleLedgerCore(loadNetworkConfig(join(paths.config, 'crypto')), options);
     cores.set(container, core);
     const { walletRepository, milestones, roundKeeper } = core;
@@ -64,6 +68,15 @@ export const statePlugin = definePlugin<StateOptions>({
     });
     const height = () => container.cradle.blockProcessor.lastBlock?.height ?? 0;
     container.cradle.schemaRegistry.add('state', stateSchema);
+    // The chain's integrity check runs while the boot reads the wallets table (LedgerBoot
+    // awaits it before it keeps or replays anything).
+    container.cradle.chainVerification.takeOver(name);
+    const pool = () => container.cradle.ledgerPool;
+    container.cradle.adminOperations.add(name, ...poolOperations(pool));
+    container.cradle.statusSections.add(
+      name,
+      ...ledgerStatusSections(() => container.cradle.blockProcessor, pool),
+    );
     container.register({
       poolStorage: asClass(PoolStorage).singleton(),
       missedSlotStorage: asClass(MissedSlotStorage).singleton(),
@@ -135,6 +148,8 @@ export const statePlugin = definePlugin<StateOptions>({
       ).singleton(),
       delegates: asValue(new WalletDelegateDirectory({ wallets: walletRepository, height })),
     });
+    // The indexes a loaded boot left unsorted are built once every plugin has started.
+    events.on('kernel.booted', () => core.indexBackfill.start(logger));
     publishMissedSlots({
       events,
       log: core.missedSlots,
@@ -161,11 +176,26 @@ export const statePlugin = definePlugin<StateOptions>({
       legacyPoolFile: new LegacyPoolFile(join(paths.data, 'pool.json')),
       logger,
       rebuildBatchSize: options.rebuildBatchSize,
+      chainVerified: () => container.cradle.chainVerification.verified(),
+      walletTable: {
+        load: options.walletTable.load,
+        loader: new WalletTableLoader({
+          manager: database.manager,
+          wallets: core.walletRepository,
+          stateHash: core.walletTable.stateHash,
+          supplyCounter: core.supplyCounter,
+          roundKeeper: core.roundKeeper,
+          missedSlots: core.missedSlots,
+        }),
+        writer: core.walletTable,
+        database,
+      },
     }).run();
   },
 
   async dispose({ container }) {
     const core = coreOf(container);
+    core.indexBackfill.stop();
     // The pool is kept as it changes; only the writes still under way need to finish.
     await container.cradle.ledgerPool.flush();
     await core.verificationPool?.close();

@@ -45,6 +45,15 @@ interface LaunchSpec {
   readonly readyPath: string;
 }
 
+interface Launch {
+  readonly spec: LaunchSpec;
+  readonly dir: string;
+  readonly namespace: string;
+  readonly ip: string;
+  readonly args: string[];
+  readonly env: Record<string, string>;
+}
+
 /**
  * One test network: ARK and LNI nodes, each in its own network namespace on 10.77.0.0/24, all
  * on the same P2P and API ports. `dispose()` stops every node and removes every namespace,
@@ -55,6 +64,8 @@ export class InteropNetwork {
   private readonly nodes: InteropNode[] = [];
   private readonly databases: string[] = [];
   private readonly addresses = new Set<string>();
+  /** How each node was started, to start it again on the same files and database. */
+  private readonly launches = new Map<InteropNode, Launch>();
   private disposed: Promise<void> | undefined;
   private readonly onSignal = (signal: NodeJS.Signals): void => {
     void this.dispose()
@@ -140,6 +151,25 @@ export class InteropNetwork {
     });
   }
 
+  /**
+   * Stops a node and starts it again with the same command line, directory and database: a
+   * restart of the same node. Resolves with the new handle once its API answers (a forger: once
+   * started); the old handle stays stopped.
+   */
+  async restart(node: InteropNode): Promise<InteropNode> {
+    const launch = this.launches.get(node);
+    if (!launch) throw new Error(`${node.name} is not a node of this network`);
+    if (this.disposed) throw new Error('the network is disposed');
+    await node.stop();
+    const restarted = this.spawn(launch);
+    this.nodes[this.nodes.indexOf(node)] = restarted;
+    this.launches.delete(node);
+    if (launch.spec.mode !== 'forger') {
+      await restarted.waitForApi(launch.spec.readyPath, API_TIMEOUT_MS);
+    }
+    return restarted;
+  }
+
   allNodes(): readonly InteropNode[] {
     return this.nodes;
   }
@@ -212,6 +242,15 @@ export class InteropNetwork {
     }
 
     const { args, env } = await spec.prepare(dir, database);
+    const node = this.spawn({ spec, dir, namespace, ip, args, env });
+    this.nodes.push(node);
+    if (spec.mode !== 'forger') await node.waitForApi(spec.readyPath, API_TIMEOUT_MS);
+    return node;
+  }
+
+  /** Starts the node's process; the caller lists it among the nodes dispose() stops. */
+  private spawn(launch: Launch): InteropNode {
+    const { spec, dir, namespace, ip, args, env } = launch;
     const logFile = join(dir, 'output.log');
     const child = NamespacedProcess.start({
       namespace,
@@ -233,8 +272,7 @@ export class InteropNetwork {
       forward: (port) =>
         PortForward.open(namespace, port, join(this.sockets, `${spec.name}-${port}.sock`)),
     });
-    this.nodes.push(node);
-    if (spec.mode !== 'forger') await node.waitForApi(spec.readyPath, API_TIMEOUT_MS);
+    this.launches.set(node, launch);
     return node;
   }
 

@@ -83,7 +83,10 @@ export class InteropNode {
     await eventually(
       async () => {
         if (!this.running()) {
-          throw new ExitedEarly(`${this.name} exited before its API answered`);
+          // The node's own last lines say why; CI output keeps the error's text nearest the end.
+          throw new ExitedEarly(
+            `${this.name} exited before its API answered; its last lines:\n${await this.tail(25)}`,
+          );
         }
         const response = await fetch(`${this.apiBase}${probePath}`);
         return response.ok ? true : undefined;

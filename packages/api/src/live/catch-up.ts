@@ -92,7 +92,7 @@ export class CatchUp {
       if (!this.deps.isAddress(address)) {
         throw Boom.badData(`channel: ${address} is not an address of this network`);
       }
-      return this.#transactions(since, tip, [addressCriterion(address, this.deps.ledger())]);
+      return this.#transactions(since, tip, [await addressCriterion(address, this.deps.ledger())]);
     }
     throw Boom.badData(
       `channel: only ${REPLAYABLE.join(', ')} are replayed; read the others' current state from the REST routes`,

@@ -118,8 +118,12 @@ export class LiveFeed {
       for (const address of addresses) {
         const path = `/wallets/${address}`;
         if (!this.#subscribers.has(path)) continue;
-        const wallet = messages.wallet(address);
-        if (wallet) this.#publish(path, () => wallet);
+        // An api node reads the wallet from its database: published once it is read.
+        void messages.wallet(address).then(
+          (wallet) => wallet && this.#publish(path, () => wallet),
+          (error: unknown) =>
+            this.deps.logger.warn({ err: error, address }, 'Could not read a changed wallet'),
+        );
       }
     });
     this.#on('round.applied', (round) => {

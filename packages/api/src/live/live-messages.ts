@@ -71,8 +71,8 @@ export class LiveMessages {
   }
 
   /** The wallet as GET /api/wallets/{address} shows it; undefined when state holds none. */
-  wallet(address: string): WalletResource | undefined {
-    const wallet = this.ledger().findWallet(address);
+  async wallet(address: string): Promise<WalletResource | undefined> {
+    const wallet = await this.ledger().findWallet(address);
     return wallet && walletResource(wallet);
   }
 

@@ -1,14 +1,15 @@
 import type { Nes } from '@hapi/nes';
 import { createLogger } from '@lni/kernel';
 import { describe, expect, it } from 'vitest';
+import { ClientAddress } from '../clients/client-address.js';
 import { RequestRateLimit } from '../server/request-rate-limit.js';
 import { SubscriberGuard } from './subscriber-guard.js';
 
 /** A socket as nes holds one: its address, and the websocket the guard closes or measures. */
-function socketFrom(ip: string, bufferedAmount = 0) {
+function socketFrom(ip: string, bufferedAmount = 0, forwardedFor?: string) {
   const closed: { code?: number; reason?: string; terminated?: boolean } = {};
   const socket = {
-    info: { remoteAddress: ip },
+    info: { remoteAddress: ip, 'x-forwarded-for': forwardedFor },
     isOpen: () => !closed.terminated && closed.code === undefined,
     disconnect: async () => undefined,
     _packets: [] as { message: string }[],
@@ -21,7 +22,7 @@ function socketFrom(ip: string, bufferedAmount = 0) {
   return { socket: socket as unknown as Nes.Socket, raw: socket, closed };
 }
 
-function guard(points = 100) {
+function guard(points = 100, trustedProxies: string[] = []) {
   const requests = new RequestRateLimit({
     enabled: true,
     points,
@@ -38,6 +39,7 @@ function guard(points = 100) {
     },
     whitelist: requests.whitelist,
     requests,
+    clientAddress: new ClientAddress(trustedProxies),
     logger: createLogger({ level: 'fatal' }),
   });
 }
@@ -62,6 +64,22 @@ describe('SubscriberGuard', () => {
     const local = Array.from({ length: 5 }, () => socketFrom('127.0.0.1'));
     for (const { socket } of local) subject.connected(socket);
     expect(local.map(({ closed }) => closed)).toEqual(local.map(() => ({})));
+  });
+
+  it('counts the connections of clients behind a trusted proxy per client, not per proxy', () => {
+    const subject = guard(100, ['10.9.9.9']);
+    const behind = (client: string) => socketFrom('10.9.9.9', 0, `${client}, 10.9.9.9`);
+    const [a1, a2, a3] = [behind('203.0.113.1'), behind('203.0.113.1'), behind('203.0.113.1')];
+    const b = behind('203.0.113.2');
+    for (const { socket } of [a1, a2, b, a3]) subject.connected(socket);
+    expect([a1, a2, b].map(({ closed }) => closed)).toEqual([{}, {}, {}]);
+    expect(a3.closed.reason).toMatch(/^203\.0\.113\.1 has 2/);
+    // A peer that is no trusted proxy is counted as itself, whatever header it sends.
+    const spoofed = ['198.51.100.1', '198.51.100.2', '198.51.100.3'].map((client) =>
+      socketFrom('10.0.0.7', 0, client),
+    );
+    for (const { socket } of spoofed) subject.connected(socket);
+    expect(spoofed[2]?.closed.reason).toMatch(/^10\.0\.0\.7 has 2/);
   });
 
   it('counts subscriptions per connection and as requests of the IP', async () => {

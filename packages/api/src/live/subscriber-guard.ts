@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import type { Nes } from '@hapi/nes';
 import type { Logger } from '@lni/kernel';
+import type { ClientAddress } from '../clients/client-address.js';
 import type { ApiOptions } from '../config.js';
 import { backlogBytes, closeWith, terminate } from './nes-socket.js';
 
@@ -12,7 +13,9 @@ export interface RequestGate {
 export interface SubscriberGuardDeps {
   readonly limits: ApiOptions['subscriptions'];
   /** IPs never limited, as for requests. */
-  readonly whitelist: ReadonlySet<string>;
+  readonly whitelist: { has(ip: string): boolean };
+  /** Who a socket's client is, behind trusted proxies. */
+  readonly clientAddress: ClientAddress;
   readonly requests: RequestGate;
   readonly logger: Logger;
 }
@@ -35,7 +38,7 @@ export class SubscriberGuard {
 
   /** A new connection: counted against its IP, or closed saying why. */
   connected(socket: Nes.Socket): void {
-    const ip = socket.info.remoteAddress;
+    const ip = this.deps.clientAddress.ofSocket(socket);
     if (this.deps.whitelist.has(ip)) return;
     const open = this.#perIp.get(ip) ?? 0;
     const { maxConnectionsPerIp } = this.deps.limits;
@@ -57,7 +60,7 @@ export class SubscriberGuard {
 
   disconnected(socket: Nes.Socket): void {
     if (!this.#counted.delete(socket)) return;
-    const ip = socket.info.remoteAddress;
+    const ip = this.deps.clientAddress.ofSocket(socket);
     const open = (this.#perIp.get(ip) ?? 1) - 1;
     if (open > 0) this.#perIp.set(ip, open);
     else this.#perIp.delete(ip);
@@ -65,7 +68,7 @@ export class SubscriberGuard {
 
   /** Before a subscription is added: throws the 429 or 422 the client receives. */
   async subscribing(socket: Nes.Socket): Promise<void> {
-    const ip = socket.info.remoteAddress;
+    const ip = this.deps.clientAddress.ofSocket(socket);
     const held = this.#subscriptions.get(socket) ?? 0;
     const { maxSubscriptionsPerConnection } = this.deps.limits;
     if (held >= maxSubscriptionsPerConnection) {
@@ -91,7 +94,7 @@ export class SubscriberGuard {
     if (backlog <= this.deps.limits.maxBacklogKilobytes * 1024) return true;
     if (socket.isOpen()) {
       this.deps.logger.info(
-        { ip: socket.info.remoteAddress, backlogBytes: backlog },
+        { ip: this.deps.clientAddress.ofSocket(socket), backlogBytes: backlog },
         'Slow subscriber dropped',
       );
       terminate(socket);

@@ -1,13 +1,14 @@
 import Hapi from '@hapi/hapi';
 import { Counter, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { ClientAddress } from '../clients/client-address.js';
 import { metricsRoutes } from './metrics-route.js';
 
 async function serverWith(whitelist: readonly string[]) {
   const registry = new Registry();
   new Counter({ name: 'lni_example_total', help: 'example', registers: [registry] }).inc(2);
   const server = Hapi.server();
-  server.route(metricsRoutes(() => registry, whitelist));
+  server.route(metricsRoutes(() => registry, whitelist, new ClientAddress([])));
   await server.initialize();
   return server;
 }

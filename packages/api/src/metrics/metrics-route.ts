@@ -1,6 +1,8 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
 import type { Registry } from 'prom-client';
+import { AddressRanges } from '../clients/address-ranges.js';
+import type { ClientAddress } from '../clients/client-address.js';
 
 /**
  * GET /metrics: the node's Prometheus registry as text, for the IPs of `whitelist` only (the
@@ -9,8 +11,9 @@ import type { Registry } from 'prom-client';
 export function metricsRoutes(
   registry: () => Registry,
   whitelist: readonly string[],
+  clientAddress: ClientAddress,
 ): ServerRoute[] {
-  const allowed = new Set(whitelist);
+  const allowed = new AddressRanges(whitelist);
   return [
     {
       method: 'GET',
@@ -19,7 +22,7 @@ export function metricsRoutes(
         description: 'Prometheus metrics of the node (from the IPs of metrics.whitelist only)',
         tags: ['api', 'node'],
         handler: async (request, h) => {
-          const ip = withoutIpv4Mapping(request.info.remoteAddress);
+          const ip = clientAddress.ofRequest(request);
           if (!allowed.has(ip)) {
             throw Boom.forbidden(`${ip} is not in the API plugin's metrics.whitelist`);
           }
@@ -32,9 +35,4 @@ export function metricsRoutes(
       },
     },
   ];
-}
-
-/** `::ffff:127.0.0.1`, as a dual-stack socket shows an IPv4 client, is `127.0.0.1`. */
-function withoutIpv4Mapping(ip: string): string {
-  return ip.startsWith('::ffff:') ? ip.slice('::ffff:'.length) : ip;
 }

@@ -96,9 +96,14 @@ export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
         const ledger = sources.ledger();
         const query = toResourceQuery(request.query, blockIndex);
         const scope = generator
-          ? [{ field: 'generatorPublicKey', eq: delegateKey(ledger, request.params.id as string) }]
+          ? [
+              {
+                field: 'generatorPublicKey',
+                eq: await delegateKey(ledger, request.params.id as string),
+              },
+            ]
           : [];
-        const page = await sources.blocks().search(toSearchQuery(query, { ledger, scope }));
+        const page = await sources.blocks().search(await toSearchQuery(query, { ledger, scope }));
         const context = ledger.chainContext();
         return pageOf(
           page.results.map((block) => blockResource(block, context)),
@@ -135,8 +140,8 @@ export function blockRoutes(sources: BlockRouteSources): ServerRoute[] {
   ];
 }
 
-function delegateKey(ledger: LedgerReader, id: string): string {
-  const wallet = walletOrNotFound(ledger, id);
+async function delegateKey(ledger: LedgerReader, id: string): Promise<string> {
+  const wallet = await walletOrNotFound(ledger, id);
   if (wallet.attributes.delegate === undefined || wallet.publicKey === undefined) {
     throw Boom.notFound(`${id} is not a delegate`);
   }

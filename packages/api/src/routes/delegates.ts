@@ -64,9 +64,9 @@ export function delegateRoutes(ledger: () => LedgerReader, json: ResourceJson): 
         description: 'A delegate by username, address or public key',
         tags: ['api', 'delegates'],
         validate: { params: walletIdParams },
-        handler: (request, h) => {
+        handler: async (request, h) => {
           const reader = ledger();
-          const wallet = walletOrNotFound(reader, request.params.id as string);
+          const wallet = await walletOrNotFound(reader, request.params.id as string);
           if (wallet.attributes.delegate === undefined) {
             throw Boom.notFound(`${request.params.id as string} is not a delegate`);
           }
@@ -83,7 +83,7 @@ export function delegateRoutes(ledger: () => LedgerReader, json: ResourceJson): 
         validate: { params: walletIdParams, query: indexQueryRule(walletIndex) },
         handler: async (request, h) => {
           const reader = ledger();
-          const delegate = walletOrNotFound(reader, request.params.id as string);
+          const delegate = await walletOrNotFound(reader, request.params.id as string);
           if (delegate.attributes.delegate === undefined || delegate.publicKey === undefined) {
             throw Boom.notFound(`${request.params.id as string} is not a delegate`);
           }

@@ -19,6 +19,7 @@ import { unlockedLockRoutes } from './unlocked-locks.js';
 import { walletRoutes } from './wallets.js';
 import { resourceJson } from '../resources/json-bytes.js';
 import type { ApiSources } from '../sources.js';
+import type { WriterLagReport } from '../lag/writer-lag.js';
 
 export interface ResourceRouteOptions {
   readonly sources: ApiSources;
@@ -29,12 +30,14 @@ export interface ResourceRouteOptions {
   readonly healthChecks: HealthChecks;
   /** Whether `/` serves the status page to browsers. */
   readonly statusPage?: boolean;
+  /** On an api node: its lag behind the writer, which its sync state reports. */
+  readonly writerLag?: () => WriterLagReport | undefined;
 }
 
 /**
  * The resource routes of the plugins running in this mode: wallets, delegates, locks and the
- * blockchain need `state`, transactions and blocks `state` and `database`. Services resolve
- * per request, after boot.
+ * blockchain need a ledger (`state`, or `sql-ledger` on an api node), transactions and blocks a
+ * ledger and `database`, the pool `state`. Services resolve per request, after boot.
  */
 export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   const { sources, enabledPlugins } = options;
@@ -42,7 +45,9 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
   const has = (name: string) => enabledPlugins.has(name);
   const { ledger } = required;
   const routes: ServerRoute[] = [...rootRoutes(options.statusPage)];
-  if (has('state')) {
+  // The ledger is state's in memory, or sql-ledger's over the writer's tables (an api node).
+  const ledgerHere = has('state') || has('sql-ledger');
+  if (ledgerHere) {
     const json = resourceJson();
     routes.push(
       ...cachedPerBlock(walletRoutes(ledger, json.wallets)),
@@ -50,6 +55,11 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
       ...cachedPerBlock(lockRoutes(ledger)),
       ...cachedPerBlock(blockchainRoutes(ledger)),
       ...cachedPerBlock(transactionSchemaRoutes({ ledger, network: required.network })),
+    );
+  }
+  // Without state there is no pool here: the plugin forwards these routes to its upstream.
+  if (has('state')) {
+    routes.push(
       ...poolRoutes({
         ledger,
         pool: required.pool,
@@ -57,7 +67,7 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
       }),
     );
   }
-  if (has('state') && has('database')) {
+  if (ledgerHere && has('database')) {
     const transactions = required.transactionQuery;
     const transactionSources = { ledger, transactions, json: new TransactionJson() };
     routes.push(
@@ -73,6 +83,7 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
     ...syncSources(sources),
     network: sources.optional.network,
     poolLimits: sources.optional.poolLimits,
+    writerLag: options.writerLag,
     ports: options.ports,
     version: options.version,
     now: () => new Date(),
@@ -83,7 +94,9 @@ export function resourceRoutes(options: ResourceRouteOptions): ServerRoute[] {
 }
 
 /** Where the sync rule reads the last block, the peers and the clock in this node. */
-export function syncSources(sources: ApiSources): Pick<NodeSources, 'lastBlock' | 'peers' | 'now'> {
+export function syncSources(
+  sources: ApiSources,
+): Pick<NodeSources, 'lastBlock' | 'peers' | 'now' | 'writerLag'> {
   return {
     lastBlock: () => sources.optional.ledger()?.lastBlock(),
     peers: sources.optional.peers,

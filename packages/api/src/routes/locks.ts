@@ -98,8 +98,8 @@ export function lockRoutes(ledger: () => LedgerReader): ServerRoute[] {
       'Open HTLC locks, filtered and ordered by any field',
       (reader, _id, deadline) => lockingWallets(reader, deadline),
     ),
-    index('/api/wallets/{id}/locks', 'The open HTLC locks a wallet sent', (reader, id) => [
-      walletOrNotFound(reader, id),
+    index('/api/wallets/{id}/locks', 'The open HTLC locks a wallet sent', async (reader, id) => [
+      await walletOrNotFound(reader, id),
     ]),
     {
       method: 'GET',

@@ -31,7 +31,7 @@ export function missedSlotRoutes(sources: MissedSlotRouteSources): ServerRoute[]
         validate: { params: walletIdParams, query: indexQueryRule(missedIndex) },
         handler: async (request) => {
           const reader = sources.ledger();
-          const wallet = walletOrNotFound(reader, request.params.id as string);
+          const wallet = await walletOrNotFound(reader, request.params.id as string);
           if (wallet.attributes.delegate === undefined || wallet.publicKey === undefined) {
             throw Boom.notFound(`${request.params.id as string} is not a delegate`);
           }

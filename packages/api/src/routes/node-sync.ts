@@ -13,13 +13,22 @@ export interface NodeSyncState {
 
 /**
  * The sync state `/api/node/status`, `/health` and the metrics report, from one rule: the
- * network's milestone at the last block, its peers, and the slot clock.
+ * network's milestone at the last block, its peers, and the slot clock; on an api node, its lag
+ * behind the writer.
  */
 export function nodeSyncState(
-  sources: Pick<NodeSources, 'lastBlock' | 'peers' | 'now'>,
+  sources: Pick<NodeSources, 'lastBlock' | 'peers' | 'now' | 'writerLag'>,
   network: NetworkConfig,
 ): NodeSyncState {
   const lastBlock = sources.lastBlock();
+  const lag = sources.writerLag?.();
+  if (lag !== undefined) {
+    // An api node syncs nothing itself: it is as far behind as its replica is behind the writer.
+    const now = new SlotClock(new Milestones(network.milestones)).epochTime(
+      sources.now().getTime(),
+    );
+    return { synced: lag.behind <= lag.maxLagBlocks, behind: lag.behind, lastBlock, now };
+  }
   const milestones = new Milestones(network.milestones);
   const { blocktime } = milestones.at(Math.max(1, lastBlock?.height ?? 0));
   const now = new SlotClock(milestones).epochTime(sources.now().getTime());

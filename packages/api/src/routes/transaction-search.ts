@@ -30,15 +30,27 @@ export interface SearchContext {
   readonly addresses?: readonly string[];
 }
 
-/** Turns a parsed transactions or blocks query into the database's criteria tree. */
-export function toSearchQuery(query: ResourceQuery, context: SearchContext): SearchQuery {
+/**
+ * Turns a parsed transactions or blocks query into the database's criteria tree (after asking
+ * the ledger for the public keys of the addresses it names).
+ */
+export async function toSearchQuery(
+  query: ResourceQuery,
+  context: SearchContext,
+): Promise<SearchQuery> {
   const epochStartUnix = Math.floor(
     new Date(context.ledger.chainContext().epochStart).getTime() / 1000,
   );
   const all: Criteria[] = [...(context.scope ?? [])];
-  for (const condition of query.conditions) all.push(criterion(condition, context, epochStartUnix));
+  for (const condition of query.conditions) {
+    all.push(await criterion(condition, context, epochStartUnix));
+  }
   if (context.addresses?.length) {
-    all.push({ or: context.addresses.map((address) => addressCriterion(address, context.ledger)) });
+    all.push({
+      or: await Promise.all(
+        context.addresses.map((address) => addressCriterion(address, context.ledger)),
+      ),
+    });
   }
   const orderBy: OrderBy[] = query.orderBy.map(({ field, direction }) => ({
     field: ownEntry(COLUMN, field) ?? field,
@@ -55,26 +67,28 @@ export function toSearchQuery(query: ResourceQuery, context: SearchContext): Sea
 }
 
 /** Transactions sent by, sent to or paying an address. */
-export function addressCriterion(address: string, ledger: LedgerReader): Criteria {
-  const publicKey = ledger.findWallet(address)?.publicKey;
+export async function addressCriterion(address: string, ledger: LedgerReader): Promise<Criteria> {
+  const publicKey = (await ledger.findWallet(address))?.publicKey;
   return { address, ...(publicKey !== undefined && { senderPublicKeys: [publicKey] }) };
 }
 
 /** Transactions sent by a wallet: an address that never signed sent nothing. */
-export function senderCriterion(address: string, ledger: LedgerReader): Criteria {
-  const publicKey = ledger.findWallet(address)?.publicKey;
+export async function senderCriterion(address: string, ledger: LedgerReader): Promise<Criteria> {
+  const publicKey = (await ledger.findWallet(address))?.publicKey;
   return { field: 'senderPublicKey', in: publicKey === undefined ? [] : [publicKey] };
 }
 
-function criterion(
+async function criterion(
   condition: FieldCondition,
   context: SearchContext,
   epochStartUnix: number,
-): Criteria {
+): Promise<Criteria> {
   if (condition.field === 'sender') {
     const values = condition.kind === 'in' ? condition.values : [];
     return {
-      or: values.map((address) => senderCriterion(String(address), context.ledger)),
+      or: await Promise.all(
+        values.map((address) => senderCriterion(String(address), context.ledger)),
+      ),
     };
   }
   const field = ownEntry(COLUMN, condition.field) ?? condition.field;

@@ -42,7 +42,7 @@ export interface TransactionRouteSources {
   readonly json: TransactionJson;
 }
 
-type Scope = (id: string, ledger: LedgerReader) => Criteria[];
+type Scope = (id: string, ledger: LedgerReader) => Criteria[] | Promise<Criteria[]>;
 
 /**
  * The JSON of the page of transactions an index request asks for (its filters, `address`,
@@ -57,9 +57,9 @@ export async function transactionPage(
   const ledger = sources.ledger();
   const query = toResourceQuery(request.query, transactionIndex);
   const address = request.query.address as string | undefined;
-  const search = toSearchQuery(query, {
+  const search = await toSearchQuery(query, {
     ledger,
-    ...(scope && { scope: scope(request.params.id as string, ledger) }),
+    ...(scope && { scope: await scope(request.params.id as string, ledger) }),
     ...(address !== undefined && { addresses: address.split(',') }),
   });
   const page = await sources.transactions().search(search);
@@ -114,22 +114,25 @@ export function transactionRoutes(sources: TransactionRouteSources): ServerRoute
       },
     },
   });
-  const walletAddress = (id: string, ledger: LedgerReader) => walletOrNotFound(ledger, id).address;
+  const walletAddress = async (id: string, ledger: LedgerReader) =>
+    (await walletOrNotFound(ledger, id)).address;
   return [
     index('/api/transactions', 'Transactions, filtered by any field, address or asset path'),
     index(
       '/api/wallets/{id}/transactions',
       'Transactions sent or received by a wallet',
-      (id, ledger) => [addressCriterion(walletAddress(id, ledger), ledger)],
+      async (id, ledger) => [await addressCriterion(await walletAddress(id, ledger), ledger)],
     ),
-    index('/api/wallets/{id}/transactions/sent', 'Transactions a wallet sent', (id, ledger) => [
-      senderCriterion(walletAddress(id, ledger), ledger),
-    ]),
+    index(
+      '/api/wallets/{id}/transactions/sent',
+      'Transactions a wallet sent',
+      async (id, ledger) => [await senderCriterion(await walletAddress(id, ledger), ledger)],
+    ),
     index(
       '/api/wallets/{id}/transactions/received',
       'Transactions paying a wallet',
-      (id, ledger) => {
-        const address = walletAddress(id, ledger);
+      async (id, ledger) => {
+        const address = await walletAddress(id, ledger);
         return [
           {
             or: [
@@ -140,8 +143,8 @@ export function transactionRoutes(sources: TransactionRouteSources): ServerRoute
         ];
       },
     ),
-    index('/api/wallets/{id}/votes', 'Votes a wallet cast', (id, ledger) => [
-      senderCriterion(walletAddress(id, ledger), ledger),
+    index('/api/wallets/{id}/votes', 'Votes a wallet cast', async (id, ledger) => [
+      await senderCriterion(await walletAddress(id, ledger), ledger),
       { field: 'typeGroup', eq: 1 },
       { field: 'type', eq: 3 },
     ]),

@@ -13,8 +13,8 @@ export const walletIdParams = Joi.object({
     .description('address, public key or delegate username'),
 });
 
-export function walletOrNotFound(ledger: LedgerReader, id: string): WalletView {
-  const wallet = ledger.findWallet(id);
+export async function walletOrNotFound(ledger: LedgerReader, id: string): Promise<WalletView> {
+  const wallet = await ledger.findWallet(id);
   if (wallet === undefined) throw Boom.notFound(`wallet ${id} not found`);
   return wallet;
 }

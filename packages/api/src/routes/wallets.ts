@@ -72,8 +72,8 @@ export function walletRoutes(
         description: 'A wallet by address, public key or delegate username',
         tags: ['api', 'wallets'],
         validate: { params: walletIdParams },
-        handler: (request, h) => {
-          const wallet = walletOrNotFound(ledger(), request.params.id as string);
+        handler: async (request, h) => {
+          const wallet = await walletOrNotFound(ledger(), request.params.id as string);
           return h.response(dataJson(json(wallet))).type(JSON_TYPE);
         },
       },

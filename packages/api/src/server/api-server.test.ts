@@ -1,7 +1,9 @@
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
+import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { apiConfigSchema } from '../config.js';
 import { pageOf } from '../pagination/envelope.js';
 import { apiPlugin } from '../plugin.js';
 import {
@@ -74,6 +76,20 @@ async function start(options: object = {}) {
     ],
   });
   return kernel.cradle.apiServer.server.info.uri;
+}
+
+/** GET `url` from `localAddress` with an X-Forwarded-For header: the status and message. */
+function statusFrom(url: string, localAddress: string, forwardedFor: string) {
+  return new Promise<{ status: number; message?: string }>((resolve, reject) => {
+    get(url, { localAddress, headers: { 'x-forwarded-for': forwardedFor } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { message?: string };
+        resolve({ status: res.statusCode ?? 0, message: body.message });
+      });
+    }).on('error', reject);
+  });
 }
 
 describe('the API server', () => {
@@ -160,6 +176,39 @@ describe('the API server', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+
+  it('limits each client behind a trusted proxy on its own, and ignores the header of any other peer', async () => {
+    // 127.0.0.1 is the proxy; 127.0.0.2 is a peer that is not one (both loopback on Linux).
+    const uri = await start({
+      trustedProxies: ['127.0.0.1'],
+      rateLimit: { enabled: true, points: 2, windowSeconds: 60, whitelist: [] },
+    });
+    const via = (localAddress: string, forwardedFor: string) =>
+      statusFrom(`${uri}/api/colours?limit=1`, localAddress, forwardedFor);
+    // Two clients behind the proxy: each has its own 2 requests.
+    const behindProxy = [];
+    for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.1', '203.0.113.2'])
+      behindProxy.push(await via('127.0.0.1', `${client}, 127.0.0.1`));
+    expect(behindProxy.map(({ status }) => status)).toEqual([200, 200, 200, 200]);
+    const third = await via('127.0.0.1', '203.0.113.1');
+    expect(third.status).toBe(429);
+    expect(third.message).toBe('rate limit of 2 requests per 60 s exceeded for 203.0.113.1');
+    // An untrusted peer naming a new client each time still draws on its own budget.
+    const spoofing = [];
+    for (const client of ['198.51.100.1', '198.51.100.2', '198.51.100.3'])
+      spoofing.push(await via('127.0.0.2', client));
+    expect(spoofing.map(({ status }) => status)).toEqual([200, 200, 429]);
+    expect(spoofing[2]?.message).toBe('rate limit of 2 requests per 60 s exceeded for 127.0.0.2');
+  });
+
+  it('refuses a trusted proxy that is no IP or CIDR range, and reads a comma-separated list', async () => {
+    await expect(start({ trustedProxies: ['haproxy'] })).rejects.toThrow(/trustedProxies/);
+    // CORE_API_TRUSTED_PROXIES holds the list as text.
+    const { value, error } = apiConfigSchema.validate({ trustedProxies: '10.0.0.0/8, ::1' });
+    expect(error).toBeUndefined();
+    expect(value.trustedProxies).toEqual(['10.0.0.0/8', '::1']);
+    expect(apiConfigSchema.validate({}).value.trustedProxies).toEqual([]);
   });
 
   it('answers 503 with Retry-After past the time budget, and to a search the database cancelled', async () => {

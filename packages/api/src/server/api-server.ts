@@ -7,6 +7,7 @@ import Hapi, {
 } from '@hapi/hapi';
 import type { Logger } from '@lni/kernel';
 import Joi from 'joi';
+import type { ClientAddress } from '../clients/client-address.js';
 import type { ApiOptions } from '../config.js';
 import type { LiveFeed } from '../live/live-feed.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
@@ -25,6 +26,8 @@ export interface ApiServerDependencies {
   /** The last block's id (see LedgerReader.tip); without one nothing is cached. */
   readonly chainTip: () => string | undefined;
   readonly requestRateLimit: RequestRateLimit;
+  /** Who a request comes from, behind trusted proxies: limited and logged by that address. */
+  readonly clientAddress: ClientAddress;
   /** Live subscriptions on the same server; undefined when disabled or without the ledger. */
   readonly liveFeed: LiveFeed | undefined;
   /** Counts each answered request by route template and status, and its duration. */
@@ -102,7 +105,7 @@ export class ApiServer {
   }
 
   private async limitRate(request: Request, h: ResponseToolkit): Promise<Lifecycle.ReturnValue> {
-    await this.deps.requestRateLimit.admit(request.info.remoteAddress);
+    await this.deps.requestRateLimit.admit(this.deps.clientAddress.ofRequest(request));
     return h.continue;
   }
 
@@ -128,12 +131,22 @@ export class ApiServer {
       if (statusCode === 503) response.output.headers['Retry-After'] ??= '1';
       if (statusCode === 500) {
         this.deps.logger.error(
-          { err: response, method: request.method, path: request.path },
+          {
+            err: response,
+            method: request.method,
+            path: request.path,
+            ip: this.deps.clientAddress.ofRequest(request),
+          },
           'Request failed',
         );
       } else if (statusCode > 500) {
         this.deps.logger.debug(
-          { status: statusCode, reason: response.message, path: request.path },
+          {
+            status: statusCode,
+            reason: response.message,
+            path: request.path,
+            ip: this.deps.clientAddress.ofRequest(request),
+          },
           'Request answered as unavailable',
         );
       }

@@ -34,6 +34,12 @@ function isIndexRoute(route: ServerRoute): boolean {
   const options = typeof route.options === 'function' ? undefined : route.options;
   const query = querySchemaOf(options?.validate?.query);
   if (query === undefined) return false;
-  const description = query.describe() as { keys?: Record<string, unknown> };
-  return description.keys?.orderBy !== undefined;
+  // `extract` rather than `describe`: describing every index route's schema cost the start
+  // ~0.1 s; `extract` throws for a key the schema does not declare.
+  try {
+    query.extract('orderBy');
+    return true;
+  } catch {
+    return false;
+  }
 }

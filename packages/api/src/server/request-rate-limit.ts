@@ -1,17 +1,19 @@
 import Boom from '@hapi/boom';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { AddressRanges } from '../clients/address-ranges.js';
 import type { ApiOptions } from '../config.js';
 
 /**
  * The per-IP request limit of the API: HTTP requests, websocket connections and subscriptions
- * all draw on the same points. Whitelisted IPs are never limited.
+ * all draw on the same points. Whitelisted IPs are never limited. The IP is the client's, as
+ * `ClientAddress` resolves it behind trusted proxies.
  */
 export class RequestRateLimit {
   private readonly limiter: RateLimiterMemory | undefined;
-  readonly whitelist: ReadonlySet<string>;
+  readonly whitelist: AddressRanges;
 
   constructor(private readonly options: ApiOptions['rateLimit']) {
-    this.whitelist = new Set(options.whitelist);
+    this.whitelist = new AddressRanges(options.whitelist);
     this.limiter = options.enabled
       ? new RateLimiterMemory({ points: options.points, duration: options.windowSeconds })
       : undefined;

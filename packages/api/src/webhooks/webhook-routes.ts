@@ -1,6 +1,8 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Service } from '@lni/database';
+import { AddressRanges } from '../clients/address-ranges.js';
+import type { ClientAddress } from '../clients/client-address.js';
 import type { Webhook, WebhookStorage } from './storage/webhook-storage.js';
 import Joi from 'joi';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -18,6 +20,8 @@ export interface WebhookRouteSources {
   readonly storage: () => Service<WebhookStorage>;
   /** IPs allowed to manage webhooks (exact addresses). */
   readonly whitelist: readonly string[];
+  /** Who a request comes from, behind trusted proxies. */
+  readonly clientAddress: ClientAddress;
   /** After a change, so that events see it. */
   readonly changed: () => Promise<void>;
 }
@@ -70,11 +74,11 @@ function webhookResource(webhook: Webhook) {
 
 /** GET/POST /api/webhooks, GET/PUT/DELETE /api/webhooks/{id}, GET /api/webhooks/{id}/deliveries. */
 export function webhookRoutes(sources: WebhookRouteSources): ServerRoute[] {
-  const allowed = new Set(sources.whitelist);
+  const allowed = new AddressRanges(sources.whitelist);
   const onlyWhitelisted = {
     onPreAuth: {
       method: (request: Request, h: ResponseToolkit) => {
-        const ip = request.info.remoteAddress.replace(/^::ffff:/, '');
+        const ip = sources.clientAddress.ofRequest(request);
         if (!allowed.has(ip)) {
           throw Boom.forbidden(`${ip} is not in the API plugin's webhooks.whitelist`);
         }

@@ -136,9 +136,9 @@ function positiveInteger(value: string): number {
  * lists (the config directory's, else the network's default) are registered (wiring only,
  * nothing is booted or written) and the database plugin's schema registry read.
  */
-async function pluginSchema(
+export async function pluginSchema(
   configDir: string,
-  flags: MigrateFlags,
+  flags: Pick<MigrateFlags, 'mode' | 'network'>,
   env: Environment,
   paths: NodePaths,
   logger: Logger,

@@ -2,15 +2,24 @@ import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  attachLogRing,
   closeLogFiles,
+  ConfigError,
   createLogger,
   exitOnSignals,
+  ADMIN_HTTP_HOST,
+  describeError,
   LifecycleError,
   loadEnvironment,
   parseLogLevel,
   resolvePaths,
   RUN_MODES,
+  prepareAdminSocket,
   prepareNode,
+  startNodeAdmin,
+  type Application,
+  type Environment,
+  type LogRing,
 } from '@lni/kernel';
 import { firstRun } from '../config/first-run.js';
 import { DEFAULT_NETWORK, repositoryRoot } from '../networks.js';
@@ -54,7 +63,11 @@ async function start(flags: NodeFlags): Promise<number> {
   const env = loadEnvironment(configDir);
   const paths = resolvePaths(flags.network, env, flags);
   const logger = createLogger({ level: parseLogLevel(env.CORE_LOG_LEVEL) });
+  const ring = attachLogRing(logger);
+  const adminHttpPort = parseAdminHttpPort(env);
 
+  // Before anything starts: another node on this data directory, or a path too long for a socket.
+  await prepareAdminSocket(paths.data);
   const app = await prepareNode({
     mode,
     network: flags.network,
@@ -62,6 +75,16 @@ async function start(flags: NodeFlags): Promise<number> {
     env,
     logger,
     searchFrom: [process.cwd(), repositoryRoot],
+    ownPorts:
+      adminHttpPort === undefined
+        ? []
+        : [
+            {
+              host: ADMIN_HTTP_HOST,
+              port: adminHttpPort,
+              setBy: 'the admin over HTTP (CORE_ADMIN_HTTP_PORT)',
+            },
+          ],
   });
   // Signals are handled from before boot, so one arriving mid-boot still stops cleanly.
   const stopped = new Promise<number>((resolve) => exitOnSignals(app, { exit: resolve }));
@@ -70,6 +93,7 @@ async function start(flags: NodeFlags): Promise<number> {
   let code: number;
   try {
     await app.start();
+    await startAdmin(app, ring, adminHttpPort);
     code = await stopped;
   } catch (error) {
     if (!(error instanceof LifecycleError)) throw error;
@@ -81,4 +105,34 @@ async function start(flags: NodeFlags): Promise<number> {
   }
   await closeLogFiles(logger);
   return code;
+}
+
+/**
+ * The admin socket of the running node (`kernel status`, `kernel peers`, …), closed as the node
+ * starts to stop. If it cannot start, the node stops: an operator must be able to reach it.
+ */
+async function startAdmin(app: Application, ring: LogRing, httpPort: number | undefined) {
+  try {
+    const admin = await startNodeAdmin(app, {
+      ring,
+      // The same clean stop as SIGTERM, with its exit code.
+      stop: () => process.kill(process.pid, 'SIGTERM'),
+      ...(httpPort !== undefined && { httpPort }),
+    });
+    app.events.on('kernel.disposing', () => admin.stop());
+  } catch (error) {
+    await app.dispose('the admin socket could not start');
+    throw new LifecycleError(`the admin interface could not start: ${describeError(error)}`, []);
+  }
+}
+
+/** CORE_ADMIN_HTTP_PORT: also serve the admin on 127.0.0.1 at this port, with a token. */
+function parseAdminHttpPort(env: Environment): number | undefined {
+  const value = env.CORE_ADMIN_HTTP_PORT;
+  if (value === undefined || value === '') return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new ConfigError(`CORE_ADMIN_HTTP_PORT must be a port number (1-65535), not '${value}'`);
+  }
+  return port;
 }

@@ -119,6 +119,22 @@ describe('kernel config:publish', () => {
     });
   });
 
+  it("publishes the api mode, its database read-only, and --reset keeps an operator's upstream", async () => {
+    await publishConfig({ network: 'testnet', configDir: dir });
+    const api = (await readJson('app.json')).api.plugins as { package: string; options: object }[];
+    expect(api.map((entry) => entry.package)).toEqual([
+      '@lni/database',
+      '@lni/sql-ledger',
+      '@lni/api',
+    ]);
+    expect(api[0]?.options).toEqual({ readOnly: true });
+    api[2] = { package: '@lni/api', options: { upstream: ['http://10.0.0.5:4003'] } };
+    await writeFile(join(dir, 'app.json'), JSON.stringify({ api: { plugins: api } }));
+    const result = await publishConfig({ network: 'testnet', configDir: dir, reset: true });
+    expect(result.kept).toContain('app.json: options of @lni/api in api');
+    expect((await readJson('app.json')).api.plugins[2]).toEqual(api[2]);
+  });
+
   it('stops before writing anything when a file to keep is broken', async () => {
     await publishConfig({ network: 'testnet', configDir: dir });
     await writeFile(join(dir, 'delegates.json'), '{"secrets": [');

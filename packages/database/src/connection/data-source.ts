@@ -9,6 +9,8 @@ export interface ConnectionTarget {
   readonly password?: string | undefined;
   readonly url?: string | undefined;
   readonly poolSize: number;
+  /** Every session read only (`default_transaction_read_only`): a replica's reader. */
+  readonly readOnly?: boolean;
 }
 
 /** TypeORM entity classes the plugins registered (see SchemaRegistry). */
@@ -39,6 +41,9 @@ export function createDataSource(
     synchronize: false,
     logging: false,
     // One attempt; connectWithRetry bounds the whole wait (a server on a LAN answers in ms).
-    extra: { connectionTimeoutMillis: 5_000 },
+    extra: {
+      connectionTimeoutMillis: 5_000,
+      ...(target.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+    },
   });
 }

@@ -178,6 +178,7 @@ export class Database {
         password: connection.password,
         url: connection.url,
         poolSize: databaseOptions.poolSize,
+        readOnly: databaseOptions.readOnly,
       };
       this.description = connection.url
         ? redactUrl(connection.url)
@@ -223,6 +224,14 @@ export class Database {
       });
     }
     logger.info({ database: this.description, embedded: this.isEmbedded }, 'Database connected');
+  }
+
+  /** True when the server is a hot standby replaying a primary's WAL. */
+  async isStandby(): Promise<boolean> {
+    const [row] = (await this.dataSource.query('SELECT pg_is_in_recovery() AS standby')) as {
+      standby: boolean;
+    }[];
+    return row?.standby === true;
   }
 
   /** Stops start-up, before anything is written, on a server too old for the node's queries. */

@@ -53,7 +53,7 @@ export async function startEmbeddedServer(directory: string): Promise<EmbeddedSe
  * PGlite has no postmaster.pid: two processes opening one directory (a node and
  * `kernel db:migrate`) would corrupt it. A pid file refuses the second; a stale one is taken over.
  */
-async function lockDirectory(directory: string): Promise<{ release(): Promise<void> }> {
+export async function lockDirectory(directory: string): Promise<{ release(): Promise<void> }> {
   const file = join(directory, 'lni.pid');
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   openMigratedTestDatabase,
   postgresSkipReason,
@@ -77,5 +77,39 @@ describe.skipIf(postgresSkipReason)('StatisticsRefresher on PostgreSQL', () => {
     expect(await size()).toBeGreaterThan(0);
     await refresher.check();
     expect(await size()).toBe(0);
+  });
+});
+
+describe('StatisticsRefresher started with a node', () => {
+  it('leaves the first check until after boot (the restart loads its state meanwhile), then checks every interval', async () => {
+    vi.useFakeTimers();
+    try {
+      const statements: string[] = [];
+      const database = {
+        manager: {
+          query: (sql: string) => {
+            statements.push(sql);
+            return Promise.resolve([{ height: 0 }]);
+          },
+        },
+      } as unknown as Database;
+      const refresher = new StatisticsRefresher({
+        database,
+        logger: quietLogger(),
+        intervalMs: 60_000,
+      });
+      refresher.start();
+      await vi.advanceTimersByTimeAsync(9_000);
+      expect(statements).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(statements).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(statements).toHaveLength(2);
+      await refresher.stop();
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(statements).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

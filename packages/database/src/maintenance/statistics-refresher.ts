@@ -24,6 +24,9 @@ export interface StatisticsRefresherDeps {
  * node ever pooled is a row added then deleted, and without autovacuum its indexes would grow
  * with every one of them. They hold few live rows, so the vacuum takes milliseconds.
  */
+/** How long after start the first check waits (at most the interval). */
+const FIRST_CHECK_DELAY_MS = 10_000;
+
 export class StatisticsRefresher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -33,12 +36,22 @@ export class StatisticsRefresher {
 
   start(): void {
     if (this.timer || this.deps.intervalMs === 0) return;
-    void this.check();
-    this.timer = setInterval(() => void this.check(), this.deps.intervalMs);
+    // Not at once: the statistics PostgreSQL keeps survive a restart, and the first VACUUM
+    // (ANALYZE) of a large chain takes seconds of the server's time that a restarting node
+    // needs to load its state (issue 29: restart in seconds).
+    this.timer = setTimeout(
+      () => {
+        void this.check();
+        this.timer = setInterval(() => void this.check(), this.deps.intervalMs);
+        this.timer.unref();
+      },
+      Math.min(this.deps.intervalMs, FIRST_CHECK_DELAY_MS),
+    );
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
+    clearTimeout(this.timer);
     clearInterval(this.timer);
     this.timer = undefined;
     await this.running;

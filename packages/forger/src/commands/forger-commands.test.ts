@@ -10,11 +10,12 @@ import type { Plugin } from '@lni/kernel';
 import { runTestCommand } from '@lni/kernel/testing';
 import type { ForgingRound } from '@lni/crypto';
 import { MemoryChain, startTestNode, type TestNode } from '@lni/p2p/testing';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgerPlugin } from '../plugin.js';
+import { writeForgerConfig } from '../__fixtures__/forger-config.js';
 
 let network: GeneratedNetwork;
 let directory: string;
@@ -27,17 +28,11 @@ const SLOT = 800;
 beforeAll(async () => {
   network = generateNetwork({ name: 'testnet', delegates: 3, pubKeyHash: 23 });
   directory = await mkdtemp(join(tmpdir(), 'lni-forger-commands-'));
-  await mkdir(join(directory, 'config', 'crypto'), { recursive: true });
-  const files = {
-    'crypto/network.json': network.network,
-    'crypto/milestones.json': network.milestones,
-    'crypto/genesisBlock.json': network.genesisBlock,
-    // genesis_1 (its slot in this round is past) and genesis_3 (its slot is next).
-    'delegates.json': { secrets: [network.secrets[0], network.secrets[2]] },
-  };
-  for (const [file, content] of Object.entries(files)) {
-    await writeFile(join(directory, 'config', file), JSON.stringify(content));
-  }
+  // genesis_1 (its slot in this round is past) and genesis_3 (its slot is next).
+  await writeForgerConfig(join(directory, 'config'), network, [
+    network.secrets[0],
+    network.secrets[2],
+  ] as string[]);
   const genesis = new MemoryChain({ nethash: network.network.nethash }).status().header;
   relay = await startTestNode({
     chain: new MemoryChain({ nethash: network.network.nethash }),

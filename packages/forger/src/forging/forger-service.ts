@@ -56,6 +56,11 @@ export class ForgerService {
     this.publicKeys = new Set(this.keysByPublicKey.keys());
   }
 
+  /** The public keys (hex) of the delegates it forges for. */
+  get delegatePublicKeys(): readonly string[] {
+    return [...this.publicKeys];
+  }
+
   start(): void {
     this.stopped = false;
     const { logger, registry, relays } = this.deps;

@@ -16,6 +16,14 @@ describe('parseAppConfig', () => {
     expect(config.relay).toBeUndefined();
   });
 
+  it('accepts the api mode beside the others', () => {
+    const config = parseAppConfig(
+      JSON.stringify({ api: { plugins: [{ package: '@lni/api', options: { port: 4103 } }] } }),
+      'app.json',
+    );
+    expect(config.api?.plugins).toEqual([{ package: '@lni/api', options: { port: 4103 } }]);
+  });
+
   it('names the file, line and column of malformed JSON', () => {
     const text = '{\n  "core": {\n    "plugins": [,]\n  }\n}';
     expect(() => parseAppConfig(text, '/etc/lni/app.json')).toThrow(

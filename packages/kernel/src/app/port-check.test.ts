@@ -69,4 +69,21 @@ describe('checkListeningPorts', () => {
       ),
     );
   });
+
+  it("checks the node's own ports with its plugins': the admin over HTTP on a plugin's port", async () => {
+    const port = await holdPort();
+    const own = [{ host: '127.0.0.1', port, setBy: 'the admin over HTTP (CORE_ADMIN_HTTP_PORT)' }];
+    await expect(
+      checkListeningPorts(planned(0, 0), { mode: 'relay', env: {} }, own),
+    ).rejects.toThrow(
+      `mode 'relay', the admin over HTTP (CORE_ADMIN_HTTP_PORT): port ${port} on 127.0.0.1 is already in use`,
+    );
+    held?.close();
+    held = undefined;
+    await expect(
+      checkListeningPorts(planned(port, 0), { mode: 'relay', env: {} }, own),
+    ).rejects.toThrow(
+      `plugin 'api', option 'port' of app.json (or CORE_API_PORT) and the admin over HTTP (CORE_ADMIN_HTTP_PORT) are both port ${port}`,
+    );
+  });
 });

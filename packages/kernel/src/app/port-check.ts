@@ -3,8 +3,19 @@ import type { Environment, ListeningPort, RunMode } from '../plugin.js';
 import type { PluginInstance } from './plan.js';
 import { throwIfProblems } from './plugin-options.js';
 
-interface Listener extends ListeningPort {
-  readonly plugin: PluginInstance['plugin'];
+/** A port the node itself listens on besides its plugins' (the admin's loopback HTTP). */
+export interface OwnPort {
+  readonly host: string;
+  readonly port: number;
+  /** What sets it, as the operator knows it: `CORE_ADMIN_HTTP_PORT (the admin over HTTP)`. */
+  readonly setBy: string;
+}
+
+interface Listener {
+  readonly host: string;
+  readonly port: number;
+  /** `plugin 'x', option 'port' (set by CORE_X_PORT)`, or the own port's `setBy`. */
+  readonly described: string;
 }
 
 /**
@@ -15,10 +26,18 @@ interface Listener extends ListeningPort {
 export async function checkListeningPorts(
   plugins: readonly PluginInstance[],
   node: { readonly mode: RunMode; readonly env: Environment },
+  own: readonly OwnPort[] = [],
 ): Promise<void> {
-  const listeners: Listener[] = plugins.flatMap(({ plugin, options }) =>
-    (plugin.listensOn?.(options) ?? []).map((port) => ({ ...port, plugin })),
-  );
+  const listeners: Listener[] = [
+    ...plugins.flatMap(({ plugin, options }) =>
+      (plugin.listensOn?.(options) ?? []).map((port) => ({
+        host: port.host,
+        port: port.port,
+        described: describe(plugin, port, node.env),
+      })),
+    ),
+    ...own.map(({ host, port, setBy }) => ({ host, port, described: setBy })),
+  ];
   const problems: string[] = [];
   const probed: Listener[] = [];
   for (const listener of listeners) {
@@ -29,7 +48,7 @@ export async function checkListeningPorts(
     );
     if (clash) {
       problems.push(
-        `mode '${node.mode}': ${describe(clash, node.env)} and ${describe(listener, node.env)} ` +
+        `mode '${node.mode}': ${clash.described} and ${listener.described} ` +
           `are both port ${listener.port}: give each its own port`,
       );
       continue;
@@ -38,7 +57,7 @@ export async function checkListeningPorts(
     const refusal = await refusalToListen(listener.host, listener.port);
     if (refusal !== undefined) {
       problems.push(
-        `mode '${node.mode}', ${describe(listener, node.env)}: port ${listener.port} on ` +
+        `mode '${node.mode}', ${listener.described}: port ${listener.port} on ` +
           `${listener.host} ${refusal}; free it or choose another port`,
       );
     }
@@ -47,8 +66,11 @@ export async function checkListeningPorts(
 }
 
 /** `plugin 'x', option 'port' (set by CORE_X_PORT)`, or `(or CORE_X_PORT)` when app.json sets it. */
-function describe(listener: Listener, env: Environment): string {
-  const { plugin, option } = listener;
+function describe(
+  plugin: PluginInstance['plugin'],
+  { option }: ListeningPort,
+  env: Environment,
+): string {
   const variable = Object.entries(plugin.environment ?? {}).find(
     ([, path]) => path === option,
   )?.[0];

@@ -2,6 +2,7 @@ import type { Logger } from '@lni/kernel';
 import type { PeerAddress } from '@lni/state/contracts';
 import type { PeerClient } from '../peers/peer-client.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
+import type { BlockCatchUp } from './catch-up.js';
 import { SeenSet } from './seen-set.js';
 
 export interface BroadcasterDeps {
@@ -13,6 +14,8 @@ export interface BroadcasterDeps {
   readonly seenCapacity: number;
   /** Transactions per postTransactions (ARK takes at most 40). */
   readonly maxTransactionsPerRequest: number;
+  /** Sends a peer that refused a block for lacking its parent the blocks it lacks. */
+  readonly catchUp?: BlockCatchUp;
 }
 
 /**
@@ -27,14 +30,23 @@ export class Broadcaster {
     this.seen = new SeenSet(deps.seenCapacity);
   }
 
-  /** A block the ledger accepted (serialized whole); `hops`: nodes that passed it on before us. */
-  block(block: Buffer, hops: number, from?: PeerAddress): void {
+  /**
+   * A block the ledger accepted (serialized whole) at `height`; `hops`: nodes that passed it on
+   * before us. A peer answering false below the block's parent is caught up (`catchUp`).
+   */
+  block(block: Buffer, hops: number, from?: PeerAddress, height?: number): void {
     if (!this.seen.add(block) || hops + 1 > this.deps.maxHops) return;
     const targets = this.targets(from);
     this.deps.logger.debug({ peers: targets.length, hops }, 'Broadcasting block');
+    const { catchUp } = this.deps;
     for (const client of targets) {
       client
         .postBlock(block, hops + 1)
+        .then((reply) => {
+          if (!reply.status && catchUp && height !== undefined) {
+            catchUp.refused(client, height, reply.height);
+          }
+        })
         .catch((error: unknown) => this.deps.network.reportFailure(client, error));
     }
   }

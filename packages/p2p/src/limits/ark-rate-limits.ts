@@ -21,3 +21,6 @@ export const ARK_RATE_LIMITS: Readonly<Partial<Record<RouteName, RateLimit>>> = 
   postBlock: { points: 2, durationSeconds: 4 },
   postTransactions: { points: 25, durationSeconds: 1 },
 };
+
+/** ARK's postBlock limit spread evenly (one post every 2 s): the pace of a peer's catch-up. */
+export const ARK_POST_BLOCK_SPACING_MS = 2_000;

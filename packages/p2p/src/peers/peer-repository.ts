@@ -195,6 +195,16 @@ export class PeerRepository implements PeerReader {
     return this.deps.penalties.isBanned(ip);
   }
 
+  /** An operator's ban of `ip` until `until` (epoch ms); its connections are dropped. */
+  ban(ip: string, until: number, reason: string): void {
+    this.deps.penalties.ban(ip, until, reason);
+  }
+
+  /** Lifts the ban of `ip`; false when it was not banned. */
+  unban(ip: string): boolean {
+    return this.deps.penalties.unban(ip);
+  }
+
   /** Penalty score and ban of any IP, a peer or not (an abusive client never becomes a peer). */
   standing(ip: string): { readonly score: number; readonly bannedUntil: string | undefined } {
     const record = this.deps.penalties.get(ip);

@@ -56,4 +56,36 @@ describe('PenaltyBox', () => {
     clock.now += 1;
     expect(penalties.get('10.0.0.1').score).toBe(0);
   });
+
+  it('bans an IP an operator names, exempt or not, until the time given, and unbans it', () => {
+    const clock = { now: 1_000_000 };
+    const penalties = new PenaltyBox({
+      policy,
+      logger,
+      exempt: ['127.0.0.1'],
+      now: () => clock.now,
+    });
+    const bans: [string, number][] = [];
+    penalties.onBan((ip, until) => bans.push([ip, until]));
+
+    penalties.ban('127.0.0.1', clock.now + 3_600_000, 'banned by the operator');
+    expect(penalties.isBanned('127.0.0.1')).toBe(true);
+    // The connections of the IP are dropped as for any ban.
+    expect(bans).toEqual([['127.0.0.1', clock.now + 3_600_000]]);
+    clock.now += 3_599_999;
+    expect(penalties.isBanned('127.0.0.1')).toBe(true);
+
+    expect(penalties.unban('127.0.0.1')).toBe(true);
+    expect(penalties.isBanned('127.0.0.1')).toBe(false);
+    expect(penalties.get('127.0.0.1')).toMatchObject({ score: 0, bannedUntil: undefined });
+    expect(penalties.unban('127.0.0.1')).toBe(false);
+  });
+
+  it('ends an operator ban at its time like any other', () => {
+    const clock = { now: 1_000_000 };
+    const penalties = new PenaltyBox({ policy, logger, now: () => clock.now });
+    penalties.ban('10.0.0.9', clock.now + 1_000, 'banned by the operator');
+    clock.now += 1_000;
+    expect(penalties.isBanned('10.0.0.9')).toBe(false);
+  });
 });

@@ -101,6 +101,32 @@ export class PenaltyBox {
     return true;
   }
 
+  /**
+   * An operator's ban: refused until `until` (epoch ms) whatever its score, exempt ranges
+   * included, since a person asked for it. Drops the IP's connections as any ban does.
+   */
+  ban(ip: string, until: number, reason: string): void {
+    const record = {
+      score: this.deps.policy.banThreshold,
+      lastAt: this.now(),
+      bannedUntil: until,
+      lastReason: reason,
+    };
+    this.records.set(ip, record);
+    this.changed(ip, record);
+    this.deps.logger.warn({ ip, until: new Date(until).toISOString(), reason }, 'Peer banned');
+    for (const listener of this.banListeners) listener(ip, until);
+  }
+
+  /** Lifts a ban and forgets the score; false when the IP was not banned. */
+  unban(ip: string): boolean {
+    if (!this.isBanned(ip)) return false;
+    this.records.delete(ip);
+    this.deps.onChange?.(ip, undefined);
+    this.deps.logger.info({ ip }, 'Peer unbanned');
+    return true;
+  }
+
   isBanned(ip: string): boolean {
     this.expire(ip);
     return this.records.get(ip)?.bannedUntil !== undefined;

@@ -19,7 +19,8 @@ import type {
 
 /** What happens after the ledger judged a posted block or transactions (broadcast, sync). */
 export interface MessageHooks {
-  blockAccepted?(block: Buffer, hops: number, from: PeerAddress): void;
+  /** `height`: our last block's once the block was applied, i.e. the block's own. */
+  blockAccepted?(block: Buffer, hops: number, from: PeerAddress, height: number): void;
   /** The ledger did not take a block (not the next one): we may be behind or on a fork. */
   blockRejected?(from: PeerAddress): void;
   transactionsAccepted?(transactions: readonly Buffer[], hops: number, from: PeerAddress): void;
@@ -95,7 +96,7 @@ export class PublicHandlers {
         peers.penalise(from.ip, 'invalidBlock', verdict.reason);
         throw new RouteError(422, `invalid block: ${verdict.reason}`);
       case 'accepted':
-        hooks.blockAccepted?.(request.block, request.hops, from);
+        hooks.blockAccepted?.(request.block, request.hops, from, height);
         return { status: true, height, verdict: 'accepted' };
       case 'known':
         return { status: true, height, verdict: 'known' };

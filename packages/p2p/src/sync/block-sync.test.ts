@@ -1,5 +1,7 @@
+import type { BlockReference } from '@lni/crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryChain } from '../testing/memory-chain.js';
+import { RouteError } from '../transport/route-error.js';
 import { startTestNode, type TestNode } from '../testing/test-node.js';
 import { probeHeights } from './common-block-search.js';
 
@@ -20,6 +22,15 @@ const seedsOf = (...peers: TestNode[]) =>
 const syncOptions = (batchSize: number) => ({
   sync: { enabled: false, batchSize, parallelDownloads: 3 },
 });
+
+/** A peer that answers getCommonBlocks as ARK Core 3.x does: with none of the ids, it closes the socket. */
+class ArkCommonBlocks extends MemoryChain {
+  override async commonBlock(ids: readonly string[]): Promise<BlockReference | undefined> {
+    const common = await super.commonBlock(ids);
+    if (!common) throw new RouteError(500, 'no common block');
+    return common;
+  }
+}
 
 describe('sync', () => {
   it('brings a fresh node to the network height from several peers, in order', async () => {
@@ -111,6 +122,22 @@ describe('sync', () => {
     expect(ours.headers.map((header) => header.id)).toEqual(majority.headers.map((h) => h.id));
   });
 
+  it('leaves a shorter fork for an ARK peer, which closes the socket when it holds none of the ids', async () => {
+    const base = new MemoryChain({ height: 30 });
+    const theirs = new ArkCommonBlocks({ base, height: 20 });
+    theirs.extend(12, 'ark'); // 21..32: the longer branch
+    const ark = await node({ chain: theirs });
+    const ours = new MemoryChain({ base, height: 20 });
+    ours.extend(6, 'lni'); // 21..26: the shorter one
+    const syncing = await node({ chain: ours, seeds: seedsOf(ark), options: syncOptions(400) });
+
+    const outcome = await syncing.kernel.cradle.blockSync.sync();
+
+    expect(ours.reverts).toEqual([20]);
+    expect(outcome).toMatchObject({ kind: 'synced', height: 32 });
+    expect(ours.headers.map((header) => header.id)).toEqual(theirs.headers.map((h) => h.id));
+  });
+
   it('stays on its chain when the longer fork has fewer peers than ours', async () => {
     const base = new MemoryChain({ height: 20 });
     const minority = new MemoryChain({ base, height: 15 });
@@ -187,11 +214,11 @@ describe('sync', () => {
 });
 
 describe('probeHeights', () => {
-  it('lists our last heights, then ever further back, down to 1, at most 10 (ARK’s limit)', () => {
+  it('lists our last heights, then ever further back, at most 9: a tenth id (ARK’s limit) is kept for a block the peer holds', () => {
     expect(probeHeights(3)).toEqual([3, 2, 1]);
     const heights = probeHeights(1_000_000);
     expect(heights.slice(0, 6)).toEqual([1_000_000, 999_999, 999_998, 999_997, 999_996, 999_992]);
-    expect(heights).toHaveLength(10);
+    expect(heights).toHaveLength(9);
     expect([...heights].sort((a, b) => b - a)).toEqual(heights);
   });
 });

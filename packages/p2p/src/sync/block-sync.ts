@@ -101,7 +101,9 @@ export class BlockSync {
 
   /** Asks each connected peer for its status and whether its chain holds our last block. */
   private async survey(ours: BlockHeader): Promise<PeerOnChain[]> {
-    const { network } = this.deps;
+    const { network, chain } = this.deps;
+    const [genesis] = await chain.blockIds([1]);
+    if (!genesis) return [];
     const answers = await Promise.all(
       network.connected().map(async (client): Promise<PeerOnChain | undefined> => {
         try {
@@ -109,7 +111,7 @@ export class BlockSync {
           return {
             client,
             height: status.state.height,
-            onOurChain: await onOurChain(client, status, ours),
+            onOurChain: await onOurChain(client, status, ours, genesis),
           };
         } catch (error) {
           network.reportFailure(client, error);

@@ -10,9 +10,12 @@ export type CommonBlockSearch =
 /**
  * The highest height at which a peer holds our block, asked with getCommonBlocks (at most ten of
  * our ids at a time). The first question holds our last heights and ever older ones, so a fork
- * of a few blocks is found at once; then each question spreads ten heights evenly over the
- * range left, so any depth is found in a few round trips. A reply naming a block we did not
- * ask for, or at another height, ends the search: the peer is lying.
+ * of a few blocks is found at once; then each question spreads nine heights evenly over the
+ * range left, so any depth is found in a few round trips. Every question also holds a block the
+ * peer is known to hold (the highest found so far; at first the genesis block): ARK Core closes
+ * the socket instead of answering when it holds none of the ids, so a question must never miss.
+ * A reply naming a block we did not ask for, or at another height, ends the search: the peer is
+ * lying.
  */
 export async function findHighestCommonBlock(
   chain: Pick<Chain, 'blockIds'>,
@@ -25,7 +28,8 @@ export async function findHighestCommonBlock(
   let high = top;
   let heights = probeHeights(top);
   while (high >= 1 && low < high) {
-    const probes = await chain.blockIds(heights);
+    // `low`'s block (the genesis block while low is 0) answers when no probe does.
+    const probes = await chain.blockIds([...heights, Math.max(low, 1)]);
     const asked = new Map(probes.map((block) => [block.id, block.height]));
     if (asked.size === 0) break;
     const { common } = await client.commonBlocks([...asked.keys()], timeoutMs());
@@ -43,23 +47,25 @@ export async function findHighestCommonBlock(
       const above = probes.map((block) => block.height).filter((height) => height > low);
       if (above.length > 0) high = Math.min(...above) - 1;
     }
-    heights = spread(low + 1, high, MAX_COMMON_BLOCK_IDS);
+    heights = spread(low + 1, high, MAX_COMMON_BLOCK_IDS - 1);
   }
   return low > 0
     ? { found: true, height: low }
     : { found: false, lied: false, reason: 'no block in common' };
 }
 
-/** Our last heights, then ever further back (1, 2, 4, 8 … below), and the genesis block. */
+/**
+ * Our last heights, then ever further back (1, 2, 4, 8 … below): nine at most, leaving room in
+ * a question for the block the peer is known to hold.
+ */
 export function probeHeights(height: number): number[] {
   const heights: number[] = [];
-  for (let step = 0, back = 0; heights.length < MAX_COMMON_BLOCK_IDS; step++) {
+  for (let step = 0, back = 0; heights.length < MAX_COMMON_BLOCK_IDS - 1; step++) {
     const probe = height - back;
     if (probe < 1) break;
     heights.push(probe);
     back = step < 4 ? back + 1 : back * 2;
   }
-  if (heights.at(-1) !== 1 && heights.length < MAX_COMMON_BLOCK_IDS) heights.push(1);
   return heights;
 }
 

@@ -1,4 +1,4 @@
-import type { BlockHeader } from '@lni/crypto';
+import type { BlockHeader, BlockReference } from '@lni/crypto';
 import type { PeerClient } from '../peers/peer-client.js';
 import type { StatusReply } from '../wire/messages.js';
 
@@ -30,16 +30,24 @@ export function chooseSyncPlan(ourHeight: number, peers: readonly PeerOnChain[])
   return { kind: 'none' };
 }
 
-/** Whether the peer's chain holds our last block (ARK 3.0's fork test), by its status first. */
+/**
+ * Whether the peer's chain holds our last block (ARK 3.0's fork test), by its status first. The
+ * question also names the genesis block, which every peer of the network holds: ARK Core closes
+ * the socket instead of answering when it holds none of the ids, and a peer on another branch
+ * would otherwise look like a failing one.
+ */
 export async function onOurChain(
-  client: PeerClient,
+  client: Pick<PeerClient, 'commonBlocks'>,
   status: StatusReply,
   ours: BlockHeader,
+  genesis: BlockReference,
 ): Promise<boolean> {
   const { height, header } = status.state;
   if (height < ours.height) return false;
   if (height === ours.height) return header.id === ours.id;
   if (height === ours.height + 1) return header.previousBlock === ours.id;
-  const answer = await client.commonBlocks([ours.id]);
+  const answer = await client.commonBlocks(
+    ours.id === genesis.id ? [ours.id] : [ours.id, genesis.id],
+  );
   return answer.common?.id === ours.id;
 }

@@ -149,6 +149,11 @@ export class MemoryChain implements Chain {
     return { accepted: transactions.map((bytes) => sha256(bytes)), invalid: [] };
   }
 
+  /** Our blocks travel as the JSON of their header, as nextBlock makes them. */
+  serializeBlock(block: ChainBlock): Buffer {
+    return encodeBlock(block.header);
+  }
+
   /** A block that would follow our last one, not yet applied (what a forger would post). */
   nextBlock(branch?: string): Buffer {
     return encodeBlock(this.nextHeader(branch));

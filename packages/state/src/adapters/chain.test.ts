@@ -211,6 +211,10 @@ describe('chain on PostgreSQL: random blocks, revert, rebuild, p2p port', () => 
     expect(await port.acceptBlock(hexOf(blocks[3]!), { ip: '10.0.0.1' })).toEqual({
       status: 'known',
     });
+    // A stored block goes back to a peer that missed it (p2p's catch-up) in the bytes it had.
+    expect(served.map((block) => port.serializeBlock(block))).toEqual(
+      blocks.slice(3, 6).map((block) => hexOf(block).serialized),
+    );
     const wrongForger = network.delegateKeys.find(
       (k) =>
         k.publicKey.toString('hex') !==

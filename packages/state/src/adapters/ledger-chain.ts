@@ -4,6 +4,7 @@ import {
   DeserializationError,
   deserializeTransaction,
   readBlock,
+  serializeBlock,
   verifyBlockSignature,
   type BlockHeader,
   type BlockReference,
@@ -115,6 +116,10 @@ export class LedgerChain implements Chain {
       if (blocks.length < to - from + 1) break;
     }
     return served;
+  }
+
+  serializeBlock({ header, transactions }: ChainBlock): Buffer {
+    return serializeBlock(header, transactions, this.#deps.milestones);
   }
 
   async commonBlock(ids: readonly string[]): Promise<BlockReference | undefined> {

@@ -365,7 +365,7 @@ export class BlockProcessor {
       }
       this.settle();
       changed = wallets.changedSince(checkpoint);
-      await blockStore.deleteAbove(height);
+      await blockStore.deleteAbove(height, { tip: target, changed });
     } catch (error) {
       wallets.rollback(checkpoint);
       throw error;

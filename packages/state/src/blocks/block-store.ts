@@ -10,6 +10,12 @@ export interface StoredLock {
   readonly timestamp: number;
 }
 
+/** What a revert left: the new tip and the wallets it changed (removed ones included). */
+export interface RevertedState {
+  readonly tip: { readonly height: number; readonly id: string };
+  readonly changed: readonly string[];
+}
+
 /** Where the chain is kept; the processor writes through it last, after state has changed. */
 export interface BlockStore {
   /** The highest block, without transactions; undefined for an empty chain. */
@@ -27,8 +33,11 @@ export interface BlockStore {
     serialized?: readonly Uint8Array[],
     events?: readonly AppliedBlockEvent[],
   ): Promise<void>;
-  /** Deletes every block above `height` and its transactions, as one unit. */
-  deleteAbove(height: number): Promise<void>;
+  /**
+   * Deletes every block above `height` and its transactions, as one unit; `reverted`, when
+   * given, is the state the revert left, written in the same unit (the wallet table).
+   */
+  deleteAbove(height: number, reverted?: RevertedState): Promise<void>;
   /** The last block `generatorPublicKey` forged below `height` (a delegate's lastBlock on revert). */
   lastForgedBy(generatorPublicKey: string, belowHeight: number): Promise<LastBlock | undefined>;
   /**

@@ -22,9 +22,11 @@ import type { ElectionLog } from '../rounds/election-log.js';
 import type { MissedSlotLog } from '../production/missed-slots.js';
 import { roundRows } from '../rounds/stored-rounds.js';
 import { lastBlockOf, type LastBlock } from '../wallets/last-block.js';
+import type { WalletTableWriter } from '../wallets/table/wallet-table-writer.js';
 import type {
   BlockStore,
   FullBlock,
+  RevertedState,
   StoredLock,
   StoredWireBlock,
   WireBlockSource,
@@ -45,6 +47,8 @@ export interface DatabaseBlockStoreDeps {
   };
   /** With it, each block is stored in the transaction other plugins join (see CommittedBlock). */
   readonly blockCommit?: BlockCommit;
+  /** With it, the wallets each block changes and the head row are written with the block. */
+  readonly walletTable?: WalletTableWriter;
 }
 
 /** The BlockStore on @lni/database: transactions travel as their serialized bytes. */
@@ -54,6 +58,7 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
   readonly #rounds: DatabaseBlockStoreDeps['rounds'];
   readonly #missedSlots: DatabaseBlockStoreDeps['missedSlots'];
   readonly #blockCommit: BlockCommit | undefined;
+  readonly #walletTable: WalletTableWriter | undefined;
 
   constructor({
     database,
@@ -61,7 +66,9 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
     rounds,
     missedSlots,
     blockCommit,
+    walletTable,
   }: DatabaseBlockStoreDeps) {
+    this.#walletTable = walletTable;
     this.#database = database;
     this.#storage = blockStorage;
     this.#rounds = rounds;
@@ -141,30 +148,40 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
     const missed = this.#missedSlots?.log.missedAt(block.height) ?? [];
     const stored = withStoredTransactions(block, serialized);
     const commit = this.#blockCommit;
-    if (!elected && missed.length === 0 && !commit?.joined) {
+    const walletTable = this.#walletTable;
+    if (!elected && missed.length === 0 && !commit?.joined && !walletTable) {
       return this.#storage.saveBlocks([stored]);
     }
+    let committed: (() => void) | undefined;
     const write = async (manager: EntityManager) => {
       await this.#storage.saveBlocks([stored], manager);
       if (rounds && elected) await rounds.storage.saveRound(roundRows(elected), manager);
       await this.#missedSlots?.storage.save(missed, manager);
+      committed = await walletTable?.writeChanges(manager, block, changedBy(events));
     };
     if (commit) await commit.run({ block, events }, write);
     else await this.#database.transaction(write);
+    committed?.();
   }
 
-  async deleteAbove(height: number): Promise<void> {
+  async deleteAbove(height: number, reverted?: RevertedState): Promise<void> {
     const rounds = this.#rounds;
     const missedSlots = this.#missedSlots;
-    if (!rounds && !missedSlots) {
+    const walletTable = reverted && this.#walletTable;
+    if (!rounds && !missedSlots && !walletTable) {
       await this.#storage.deleteBlocksAbove(height);
       return;
     }
+    let committed: (() => void) | undefined;
     await this.#database.transaction(async (manager) => {
       await this.#storage.deleteBlocksAbove(height, manager);
       await rounds?.storage.deleteRoundsFrom(rounds.elections.latestRoundAt(height) + 1, manager);
       await missedSlots?.storage.deleteAbove(height, manager);
+      if (walletTable && reverted) {
+        committed = await walletTable.writeChanges(manager, reverted.tip, reverted.changed);
+      }
     });
+    committed?.();
   }
 
   async lastForgedBy(
@@ -174,6 +191,14 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
     const stored = await this.#storage.getLastBlockForgedBy(generatorPublicKey, belowHeight);
     return stored && lastBlockOf(stored);
   }
+}
+
+/** The addresses a block changed, as its `wallets.changed` event names them. */
+function changedBy(events: readonly AppliedBlockEvent[]): readonly string[] {
+  for (const { event, payload } of events) {
+    if (event === 'wallets.changed') return payload.addresses;
+  }
+  return [];
 }
 
 function withTransactions(

@@ -9,6 +9,11 @@ export class SupplyCounter implements BlockHook {
     return this.#supply;
   }
 
+  /** Starts at a supply read from storage (a load of the wallet table instead of a replay). */
+  restore(supply: bigint): void {
+    this.#supply = supply;
+  }
+
   applied(block: FullBlock): void {
     this.#supply += block.reward + (block.height === 1 ? block.totalAmount : 0n);
   }

@@ -20,13 +20,15 @@ const DEFERRED_DURING_REPLAY = ['balance', 'nonce'];
 export type ConsistencyCheck = (wallets: WalletRepository) => Promise<void> | void;
 
 export interface StateRebuilderDeps {
-  readonly blockStore: BlockStore;
+  readonly blockStore: Pick<BlockStore, 'lastBlock' | 'blocksInRange'>;
   readonly blockProcessor: Pick<BlockProcessor, 'settle' | 'applyToState'>;
   readonly wallets: WalletRepository;
   readonly logger: Logger;
   /** Blocks read from storage per query. */
   readonly rebuildBatchSize?: number;
   readonly consistencyChecks?: readonly ConsistencyCheck[];
+  /** Told after each batch how far the replay is (a progress bar); the log line is kept too. */
+  readonly onProgress?: (height: number, lastHeight: number) => void;
 }
 
 export interface RebuildResult {
@@ -106,7 +108,9 @@ export class StateRebuilder {
         }
         transactions += block.numberOfTransactions;
       }
-      progress.update(blocks[blocks.length - 1]?.height ?? from, lastHeight);
+      const reached = blocks[blocks.length - 1]?.height ?? from;
+      progress.update(reached, lastHeight);
+      this.#deps.onProgress?.(reached, lastHeight);
     }
     progress.finish();
     return transactions;

@@ -17,6 +17,12 @@ export interface Chain {
     limit: number,
     options: { readonly headersOnly: boolean; readonly maxBytes: number },
   ): Promise<readonly ChainBlock[]>;
+  /**
+   * The bytes postBlock carries for one of our blocks (header, signature, transactions). p2p
+   * sends stored blocks so to a peer that refused a block for lacking its parent; without it,
+   * such a peer is left to its own sync.
+   */
+  serializeBlock?(block: ChainBlock): Buffer;
   /** The highest of `ids` that is on our chain, or undefined when none is. */
   commonBlock(ids: readonly string[]): Promise<BlockReference | undefined>;
   /** Ids of our blocks at `heights` (heights above ours are left out), in the order asked. */

@@ -1,5 +1,7 @@
-// The ledger's services as other plugins use them, types only: importing this entry declares
-// the names in the kernel's Cradle and EventMap without loading the state plugin.
+// The ledger's services as other plugins use them, types only (and one constant, the NOTIFY
+// channel): importing this entry declares the names in the kernel's Cradle and EventMap without
+// loading the state plugin.
+export { BLOCK_COMMITTED_CHANNEL, type BlockCommittedPayload } from './block-committed.js';
 export type * from './chain.js';
 export type * from './events.js';
 export type * from './forging.js';

@@ -112,8 +112,11 @@ export interface LedgerReader {
   wallets(search: WalletSearch, deadline: number): MaybePromise<WalletSearchPage>;
   /** Delegates by delegate resource fields (`votes`, `rank`, `blocks.produced`, …). */
   delegates(search: WalletSearch, deadline: number): MaybePromise<WalletSearchPage>;
-  /** The wallet an address, a public key or a delegate username names. */
-  findWallet(id: string): WalletView | undefined;
+  /**
+   * The wallet an address, a public key or a delegate username names (in that precedence); an
+   * api node reads it from PostgreSQL, so the answer may come later.
+   */
+  findWallet(id: string): MaybePromise<WalletView | undefined>;
   /** All coins in existence now. */
   supply(): bigint;
   /** The last block; undefined before the genesis block. */

@@ -20,6 +20,7 @@ import { PoolLedger } from './pool-ledger.js';
 import type { PoolOptions } from './pool-options.js';
 import { PoolReconciliation } from './pool-reconciliation.js';
 import { PoolIntake } from './pool-intake.js';
+import { PoolOperatorRemoval } from './pool-operator-removal.js';
 import type { PoolResult } from './pool-rejection.js';
 import {
   restoreTransactions,
@@ -57,6 +58,7 @@ export class TransactionPool implements ChainListener, VerifiedTransactions {
   readonly #reconciliation: PoolReconciliation;
   readonly #intake: PoolIntake;
   readonly #restore: PoolRestoreDeps;
+  readonly #removal: PoolOperatorRemoval;
 
   constructor(deps: TransactionPoolDeps) {
     const { poolOptions: options, logger } = deps;
@@ -85,6 +87,7 @@ export class TransactionPool implements ChainListener, VerifiedTransactions {
     this.#index = index;
     this.#ledger = ledger;
     this.#reconciliation = reconciliation;
+    this.#removal = new PoolOperatorRemoval({ index, keeper, announcer, logger });
   }
 
   /** Tells `listener` what the pool takes and what leaves it; returns the unsubscribe. */
@@ -160,6 +163,16 @@ export class TransactionPool implements ChainListener, VerifiedTransactions {
   /** Resolves once every change to the pool so far is in storage (or failed to be). */
   flush(): Promise<void> {
     return this.#keeper.flush();
+  }
+
+  /** An operator's removal of `id` and its sender's later transactions; see PoolOperatorRemoval. */
+  drop(id: string): Promise<string[]> {
+    return this.#removal.drop(id);
+  }
+
+  /** An operator's emptying of the pool; resolves with how many it held. */
+  dropAll(): Promise<number> {
+    return this.#removal.dropAll();
   }
 
   /** See blockCandidates. */

@@ -57,6 +57,28 @@ export class MissedSlotTracker implements BlockHook, MissedSlotLog {
     return [...this.#byHeight.values()].flat().sort((a, b) => a.slot - b.slot);
   }
 
+  /**
+   * Starts from the slots storage recorded (a load of the wallet table instead of a replay);
+   * the wallets' `missedBlocks` already count them.
+   */
+  restore(slots: Iterable<MissedSlot>): void {
+    this.#byHeight.clear();
+    this.#total = 0;
+    const byHeight = new Map<number, MissedSlot[]>();
+    for (const slot of slots) {
+      const list = byHeight.get(slot.height);
+      if (list) list.push(slot);
+      else byHeight.set(slot.height, [slot]);
+      this.#total++;
+    }
+    for (const [height, list] of byHeight) {
+      this.#byHeight.set(
+        height,
+        list.sort((a, b) => a.slot - b.slot),
+      );
+    }
+  }
+
   applied(block: FullBlock): void {
     // A block applied again after a failed write (its wallet changes were rolled back).
     this.#forget(block.height);

@@ -42,6 +42,31 @@ export class RoundKeeper implements BlockHook, ForgingSchedule, ElectionLog {
     if (this.#elects(block.height)) this.#elect(this.latestRoundAt(block.height));
   }
 
+  /**
+   * Starts from stored elections and block timestamps (a load of the wallet table instead of a
+   * replay): `rounds` oldest first, each's delegates in vote order (compareByVotes), as they
+   * were chosen. What reverting an election puts back (`returning`) is the last round before it
+   * that elected the delegate, exactly what `attributes.delegate.round` held before it.
+   */
+  restore(
+    rounds: Iterable<Omit<ElectedRound, 'order'> & { readonly byVotes: readonly string[] }>,
+    timestamps: Iterable<readonly [height: number, timestamp: number]>,
+  ): void {
+    this.#elected.clear();
+    this.#timestamps.clear();
+    for (const [height, timestamp] of timestamps) this.#timestamps.set(height, timestamp);
+    const lastElected = new Map<string, number>();
+    for (const { round, byVotes, votes } of rounds) {
+      const returning = new Map<string, number | undefined>();
+      for (const publicKey of byVotes) {
+        const last = lastElected.get(publicKey);
+        if (last !== round - 1) returning.set(publicKey, last);
+        lastElected.set(publicKey, round);
+      }
+      this.#elected.set(round, { round, order: forgingOrder(round, byVotes), votes, returning });
+    }
+  }
+
   reverted(block: FullBlock): void {
     this.#timestamps.delete(block.height);
     if (this.#elects(block.height)) this.#unelect(this.latestRoundAt(block.height));

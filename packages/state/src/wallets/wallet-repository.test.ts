@@ -179,4 +179,34 @@ describe('WalletRepository', () => {
     expect(repository.has('DC')).toBe(false);
     expect(repository.size).toBe(2);
   });
+
+  it('loads with its indexes left for later: built on first use or one by one, as a load with them would hold them, changes since included', () => {
+    const wallets = Array.from({ length: 200 }, (_, i) => ({
+      address: `D${(i * 7919) % 1000}`,
+      balance: BigInt((i * 31) % 97),
+      nonce: BigInt(i % 5),
+      ...(i % 50 === 0 && { attributes: { delegate: delegate(`d${i}`, BigInt(i)) } }),
+    }));
+    const now = new WalletRepository();
+    const later = new WalletRepository();
+    now.load(wallets);
+    later.load(wallets, { indexes: 'later' });
+    expect(later.pendingIndexes).toBeGreaterThan(0);
+    for (const repository of [now, later]) {
+      repository.update('D7', { balance: 1_000n });
+      repository.update('Dnew', { balance: 3n });
+    }
+    const order = (repository: WalletRepository, path: string) =>
+      [...repository.index(path).scan(undefined, undefined, true)].map((w) => w.address);
+    // Asked for before the backfill reached it: built then.
+    expect(order(later, 'balance')).toEqual(order(now, 'balance'));
+    const pending = later.pendingIndexes;
+    expect(later.buildPendingIndex()).toBe(true);
+    expect(later.pendingIndexes).toBe(pending - 1);
+    while (later.buildPendingIndex());
+    expect(later.pendingIndexes).toBe(0);
+    for (const path of ['address', 'nonce', 'attributes.delegate.voteBalance']) {
+      expect(order(later, path)).toEqual(order(now, path));
+    }
+  });
 });

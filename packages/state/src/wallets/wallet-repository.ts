@@ -33,6 +33,8 @@ export class WalletRepository implements WalletStore {
   }[] = [];
   /** Indexes not kept sorted for now (a boot replay); deferIndexes' resume rebuilds them. */
   readonly #deferred = new Set<FieldIndex>();
+  /** Deferred indexes a loaded boot left unbuilt: built on first use or by buildPendingIndexes. */
+  readonly #pending = new Set<FieldIndex>();
   readonly #journal: JournalEntry[] = [];
   #depth = 0;
   /** Addresses changed since each tracker last took them, counting committed changes only. */
@@ -103,6 +105,7 @@ export class WalletRepository implements WalletStore {
     const path = typeof field === 'string' ? field : field.path;
     const index = this.#indexes.get(path);
     if (!index) throw new WalletError('ERR_WALLET_INVALID_VALUE', `${path}: not an indexed field`);
+    if (this.#pending.has(index)) this.#buildPending(index);
     if (this.#deferred.has(index)) {
       throw new WalletError('ERR_WALLET_INDEX_DEFERRED', `${path}: index deferred until resumed`);
     }
@@ -124,6 +127,30 @@ export class WalletRepository implements WalletStore {
         fillSorted(index, this.#byAddress.values());
       }
     };
+  }
+
+  /** Indexes a `load` with `indexes: 'later'` has not built yet. */
+  get pendingIndexes(): number {
+    return this.#pending.size;
+  }
+
+  /**
+   * Builds one index a lazy `load` left pending (the next in WALLET_FIELDS' order); returns
+   * whether one was built. Called a few at a time after boot so that no single turn of the
+   * event loop sorts every index.
+   */
+  buildPendingIndex(): boolean {
+    const [next] = this.#pending;
+    if (!next) return false;
+    this.#buildPending(next);
+    return true;
+  }
+
+  #buildPending(index: FieldIndex): void {
+    this.#pending.delete(index);
+    this.#deferred.delete(index);
+    index.clear();
+    fillSorted(index, this.#byAddress.values());
   }
 
   /**
@@ -204,8 +231,14 @@ export class WalletRepository implements WalletStore {
    * Adds many new wallets at once, as a boot rebuild does: each index is filled in sorted order,
    * which the tree appends without searching. All wallets are validated (unknown address,
    * unique public keys and usernames) before any is added, so a refusal adds nothing.
+   * `indexes: 'later'` (a loaded boot) leaves the sorted indexes to be built on first use or by
+   * buildPendingIndex, once the node answers: sorting every index of every wallet is most of
+   * a load's time.
    */
-  load(wallets: Iterable<{ readonly address: string } & WalletChange>): void {
+  load(
+    wallets: Iterable<{ readonly address: string } & WalletChange>,
+    options: { readonly indexes: 'now' | 'later' } = { indexes: 'now' },
+  ): void {
     const slots: WalletSlot[] = [];
     const addresses = new Set<string>();
     const publicKeys = new Map<string, string>();
@@ -216,7 +249,10 @@ export class WalletRepository implements WalletStore {
       what: string,
       address: string,
     ) => new WalletError(code, `${what}: already held (${address})`, { address });
-    for (const { address, ...change } of wallets) {
+    for (const change of wallets) {
+      // `change` is read for its parts only: no copy without the address (an object rest per
+      // wallet is a large share of a load).
+      const { address } = change;
       if (this.#byAddress.has(address) || addresses.has(address)) {
         throw duplicate('ERR_WALLET_EXISTS', 'address', address);
       }
@@ -248,7 +284,12 @@ export class WalletRepository implements WalletStore {
       if (this.#depth === 0) this.#committed(slot.wallet.address);
     }
     for (const index of this.#indexList) {
-      if (!this.#deferred.has(index)) fillSorted(index, slots);
+      if (this.#deferred.has(index)) continue;
+      if (options.indexes === 'now') fillSorted(index, slots);
+      else {
+        this.#deferred.add(index);
+        this.#pending.add(index);
+      }
     }
   }
 

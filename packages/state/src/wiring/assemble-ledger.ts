@@ -1,8 +1,16 @@
-import { blockFromJson, Milestones, VerificationPool, type NetworkConfig } from '@lni/crypto';
+import {
+  blockFromJson,
+  calculateRound,
+  Milestones,
+  VerificationPool,
+  type NetworkConfig,
+} from '@lni/crypto';
 import type { Cradle, EventBus, Logger } from '@lni/kernel';
 import type { Histogram } from 'prom-client';
 import { BlockProcessor } from '../blocks/block-processor.js';
+import { IndexBackfill } from '../boot/index-backfill.js';
 import type { FullBlock } from '../blocks/block-store.js';
+import type { BlockHook } from '../blocks/block-hook.js';
 import type { ChainListener } from '../blocks/chain-listener.js';
 import type { VerifiedTransactions } from '../blocks/verified-transactions.js';
 import { DatabaseBlockStore } from '../blocks/database-block-store.js';
@@ -19,6 +27,8 @@ import { WalletQueryEngine } from '../wallets/query/wallet-query-engine.js';
 import { CostRoutedWalletQueries } from '../wallets/replica/cost-routed-queries.js';
 import { WalletReplica } from '../wallets/replica/wallet-replica.js';
 import { WalletRepository } from '../wallets/wallet-repository.js';
+import { StateHash } from '../wallets/table/state-hash.js';
+import { WalletTableWriter } from '../wallets/table/wallet-table-writer.js';
 
 /** The parts of the ledger made at register: no storage, no I/O. */
 export interface LedgerCore {
@@ -35,6 +45,10 @@ export interface LedgerCore {
   readonly missedSlots: MissedSlotTracker;
   readonly verificationPool?: VerificationPool;
   readonly poolLimits: PoolLimits;
+  /** Writes the wallets table and its head with each block (issue 29). */
+  readonly walletTable: WalletTableWriter;
+  /** Sorts the wallet indexes a loaded boot leaves for later. */
+  readonly indexBackfill: IndexBackfill;
 }
 
 export function assembleLedgerCore(network: NetworkConfig, options: StateOptions): LedgerCore {
@@ -45,6 +59,13 @@ export function assembleLedgerCore(network: NetworkConfig, options: StateOptions
   const walletReplica = options.walletQueries.offThread
     ? new WalletReplica(walletRepository, { maxQueued: options.walletQueries.maxQueued })
     : undefined;
+  const supplyCounter = new SupplyCounter();
+  const walletTable = new WalletTableWriter({
+    wallets: walletRepository,
+    stateHash: new StateHash(),
+    supply: () => supplyCounter.value,
+    roundAt: (height) => calculateRound(height, milestones).round,
+  });
   const verificationPool =
     options.verificationWorkers > 0
       ? new VerificationPool({ size: options.verificationWorkers })
@@ -61,7 +82,7 @@ export function assembleLedgerCore(network: NetworkConfig, options: StateOptions
       inlineVisits: options.walletQueries.inlineVisits,
     }),
     ...(walletReplica && { walletReplica }),
-    supplyCounter: new SupplyCounter(),
+    supplyCounter,
     roundKeeper,
     missedSlots: new MissedSlotTracker({
       schedule: roundKeeper,
@@ -75,6 +96,8 @@ export function assembleLedgerCore(network: NetworkConfig, options: StateOptions
       maxTransactionsPerRequest: options.pool.maxPerRequest,
       dynamicFees: { enabled: !options.pool.staticFees },
     },
+    walletTable,
+    indexBackfill: new IndexBackfill(walletRepository),
   };
 }
 
@@ -82,6 +105,19 @@ type BlockStorage = Pick<
   Cradle,
   'database' | 'blockStorage' | 'roundStorage' | 'missedSlotStorage' | 'blockCommit'
 >;
+
+/** What follows whole blocks, in the order they are told of each. */
+export function ledgerBlockHooks(
+  core: Pick<LedgerCore, 'roundKeeper' | 'missedSlots' | 'supplyCounter' | 'walletRepository'>,
+): BlockHook[] {
+  // After the round keeper: the gap before a block is read in its round's order.
+  return [
+    core.roundKeeper,
+    core.missedSlots,
+    core.supplyCounter,
+    new DelegateRanks(core.walletRepository),
+  ];
+}
 
 /** The block processor writing through the database, telling the pool after each block. */
 export function assembleBlockProcessor(
@@ -106,12 +142,12 @@ export function assembleBlockProcessor(
       rounds: { storage: storage.roundStorage, elections: roundKeeper },
       missedSlots: { storage: storage.missedSlotStorage, log: missedSlots },
       blockCommit: storage.blockCommit,
+      walletTable: core.walletTable,
     }),
     logger: deps.logger,
     events: deps.events,
     elections: roundKeeper,
-    // After the round keeper: the gap before a block is read in its round's order.
-    blockHooks: [roundKeeper, missedSlots, core.supplyCounter, new DelegateRanks(walletRepository)],
+    blockHooks: ledgerBlockHooks(core),
     applyDurations: deps.applyDurations,
     chainListeners: [deps.pool],
     verifiedTransactions: deps.pool,

@@ -112,7 +112,8 @@ export function legacyTestNetwork(aip11Height = 5): TestNetwork {
 /** A processor over fresh wallets with the round-robin schedule. */
 export function testProcessor(
   network: TestNetwork,
-  blockStore: BlockStore,
+  /** Or the store made for the processor's wallets (one writing the wallets table). */
+  blockStore: BlockStore | ((wallets: WalletRepository) => BlockStore),
   options: Partial<
     Pick<
       BlockProcessorDeps,
@@ -126,7 +127,7 @@ export function testProcessor(
     milestones: network.milestones,
     network: { pubKeyHash: PUB_KEY_HASH },
     forgingSchedule: network.schedule,
-    blockStore,
+    blockStore: typeof blockStore === 'function' ? blockStore(wallets) : blockStore,
     logger: createLogger({ level: 'fatal' }),
     ...options,
   });

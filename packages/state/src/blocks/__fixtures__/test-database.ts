@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@lni/kernel';
-import { serializeTransaction, transactionToJson } from '@lni/crypto';
 import {
   applySchemaMigrations,
   BlockStorage,
@@ -12,10 +11,19 @@ import {
   legacySchema,
   migrateDatabase,
 } from '@lni/database';
+import {
+  calculateRound,
+  serializeTransaction,
+  transactionToJson,
+  type Milestones,
+} from '@lni/crypto';
 import { stateSchema } from '../../storage/state-schema.js';
+import { StateHash } from '../../wallets/table/state-hash.js';
+import { WalletTableWriter } from '../../wallets/table/wallet-table-writer.js';
+import type { WalletRepository } from '../../wallets/wallet-repository.js';
 import type { FullBlock } from '../block-store.js';
 import { DatabaseBlockStore } from '../database-block-store.js';
-import { createTestDatabase } from '../../../../../test/support/postgres.js';
+import { createTestDatabase, keptTestDatabase } from '../../../../../test/support/postgres.js';
 
 /**
  * A fresh database with the schema, and a BlockStore over it: on the local PostgreSQL by
@@ -23,6 +31,18 @@ import { createTestDatabase } from '../../../../../test/support/postgres.js';
  */
 export async function openTestStore(backend: 'postgres' | 'embedded' = 'postgres') {
   return openStore((database, logger) => applySchemaMigrations(database, logger, schema), backend);
+}
+
+/**
+ * The local PostgreSQL database `name`, created with the schema when missing and kept at close,
+ * for a benchmark that reuses what an earlier run stored (drop it with `DROP DATABASE`).
+ */
+export async function openKeptTestStore(name: string) {
+  return openStore(
+    (database, logger) => applySchemaMigrations(database, logger, schema),
+    'postgres',
+    name,
+  );
 }
 
 /** The tables a node running state has: the database plugin's and state's own. */
@@ -93,10 +113,12 @@ async function insertLegacyBlock(query: Query, block: FullBlock): Promise<void> 
 async function openStore(
   prepare: (database: Database, logger: ReturnType<typeof createLogger>) => Promise<unknown>,
   backend: 'postgres' | 'embedded' = 'postgres',
+  kept?: string,
 ) {
   const logger = createLogger({ level: 'fatal' });
   let database: Database;
   let drop: () => Promise<void>;
+  let connection: Awaited<ReturnType<typeof createTestDatabase>>['connection'] | undefined;
   if (backend === 'embedded') {
     const directory = await mkdtemp(join(tmpdir(), 'lni-state-db-'));
     database = new Database({
@@ -106,7 +128,8 @@ async function openStore(
     });
     drop = () => rm(directory, { recursive: true, force: true });
   } else {
-    const created = await createTestDatabase();
+    const created = kept ? await keptTestDatabase(kept) : await createTestDatabase();
+    connection = created.connection;
     database = new Database({
       logger,
       databaseOptions: databaseOptions({ connection: created.connection, retry: { attempts: 1 } }),
@@ -122,6 +145,22 @@ async function openStore(
     database,
     blockStorage,
     store,
+    /** Where the PostgreSQL database is (undefined on PGlite), for a node to open it too. */
+    connection,
+    /** A store on the same database that also writes the wallets table of `wallets`, as a node's does. */
+    withWalletTable(
+      wallets: WalletRepository,
+      milestones: Milestones,
+      supply: () => bigint = () => 0n,
+    ): DatabaseBlockStore {
+      const walletTable = new WalletTableWriter({
+        wallets,
+        stateHash: new StateHash(),
+        supply,
+        roundAt: (height) => calculateRound(height, milestones).round,
+      });
+      return new DatabaseBlockStore({ database, blockStorage, walletTable });
+    },
     async close() {
       await database.close();
       await drop();

@@ -21,10 +21,21 @@ export interface CursorPosition {
   readonly address: string;
 }
 
-/** A wallet's position in the ordering, as a cursor carries it. */
-export function cursorOf(keys: readonly OrderKey[], wallet: Wallet): WalletCursor {
+/** A cursor's values in its fields' types (null: the wallet had none), then the address. */
+export interface CursorValues {
+  readonly values: readonly (FieldValue | null)[];
+  readonly address: string;
+}
+
+/**
+ * A wallet's position in an ordering by `fields`, as `meta.next` carries it: JSON-safe values
+ * (bigints as strings, booleans as 0/1, null where the wallet has none), the address last. Every
+ * ledger (in memory, SQL) writes and reads cursors through this pair, so one node's cursor is
+ * another's.
+ */
+export function cursorOf(fields: readonly WalletField[], wallet: Wallet): WalletCursor {
   return [
-    ...keys.map(({ field }) => {
+    ...fields.map((field) => {
       const value = field.read(wallet);
       if (value === undefined) return null;
       if (typeof value === 'bigint') return value.toString();
@@ -35,28 +46,37 @@ export function cursorOf(keys: readonly OrderKey[], wallet: Wallet): WalletCurso
   ];
 }
 
-/** A cursor's values as index keys of the order fields; a WalletQueryError when malformed. */
-export function parseCursor(cursor: WalletCursor, keys: readonly OrderKey[]): CursorPosition {
+/** A cursor's values read back in the fields' types; a WalletQueryError when malformed. */
+export function readCursor(cursor: WalletCursor, fields: readonly WalletField[]): CursorValues {
   const refuse = (why: string): never => {
     throw new WalletQueryError(`cursor: ${why} (take it from meta.next)`, 'cursor');
   };
-  if (!Array.isArray(cursor) || cursor.length !== keys.length + 1) {
-    refuse(`expected ${keys.length + 1} values for this order`);
+  if (!Array.isArray(cursor) || cursor.length !== fields.length + 1) {
+    refuse(`expected ${fields.length + 1} values for this order`);
   }
   const address = cursor.at(-1);
   if (typeof address !== 'string') return refuse('the last value must be an address');
-  const parsed = keys.map(({ field }, i): IndexKey => {
+  const values = fields.map((field, i) => {
     const value = cursor[i];
-    if (value === null) return MISSING;
-    const key = keyOf(field.type, value);
-    return key === undefined
+    if (value === null) return null;
+    const typed = typedValue(field.type, value);
+    return typed === undefined
       ? refuse(`'${String(value)}' is not a ${field.type} of ${field.path}`)
-      : key;
+      : typed;
   });
-  return { keys: parsed, address };
+  return { values, address };
 }
 
-function keyOf(
+/** A cursor as index keys of the order fields, for the in-memory engine. */
+export function parseCursor(cursor: WalletCursor, keys: readonly OrderKey[]): CursorPosition {
+  const { values, address } = readCursor(
+    cursor,
+    keys.map(({ field }) => field),
+  );
+  return { keys: values.map((value) => value ?? MISSING), address };
+}
+
+function typedValue(
   type: WalletField['type'],
   value: string | number | undefined,
 ): FieldValue | undefined {

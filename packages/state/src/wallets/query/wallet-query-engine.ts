@@ -216,7 +216,13 @@ export class WalletQueryEngine implements WalletQueries {
     const withNext = (page: WalletPage): WalletPage => {
       const last = page.results.at(-1);
       return last !== undefined && page.results.length === limit
-        ? { ...page, next: cursorOf(keys, last) }
+        ? {
+            ...page,
+            next: cursorOf(
+              keys.map(({ field }) => field),
+              last,
+            ),
+          }
         : page;
     };
 

@@ -1,0 +1,454 @@
+/**
+ * The read tier over HTTP (issue 29): a core node forging on a private primary beside api nodes
+ * reading its hot standby, both with the response cache off (every request computed).
+ * - Each wallet and delegate route of the spec's examples on the api node and on the core node
+ *   in the same run (core, api, core again: the api node's ratio is to the mean of the two core
+ *   runs around it), target ≥ 0.5 of the core node.
+ * - Live delivery lag: a subscriber on the api node's /events/block.applied; lag = its receipt
+ *   − the writer's commit (the NOTIFY the writer sends in the block's transaction, as this
+ *   process LISTENing on the primary receives it), target p99 ≤ 1 s, reported apart for the
+ *   blocks of QUIET_SECONDS (60) with no other load, of the route loads and of the mix.
+ * - The heavy mix against two api nodes at once for SECONDS (60) while the core node forges:
+ *   slots missed on the core node (its lni_forger_missed_slots_total), target 0.
+ * Run: npx tsx packages/api/bench/read-tier.ts (WALLETS 10,000, DELEGATES 200, SECONDS 60,
+ * ROUTE_SECONDS 5 per route and node, QUIET_SECONDS 60 of lag alone, ROUTES a regexp of route names to measure,
+ * API_NODE_OPTIONS as NODE_OPTIONS of the first api node, such as a profiler's --import;
+ * POOL_SIZE the api nodes' database poolSize).
+ * Needs PostgreSQL's server binaries (test/support/pg-replica.ts).
+ */
+import Nes from '@hapi/nes';
+import { runKernel, type KernelProcess } from '@lni/cli/testing';
+import { loadNetworkConfig } from '@lni/crypto';
+import autocannon from 'autocannon';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import pg from 'pg';
+import { eventually, freePort } from '../../../test/support/free-port.js';
+import { startNode, stopNode, writeSingleNodeApp } from '../../../test/support/node-harness.js';
+import { startPgReplica, type PgReplica } from '../../../test/support/pg-replica.js';
+import { connectionOptions, databaseEnv } from '../../../test/support/postgres.js';
+import { scrape } from '../../../test/support/prometheus.js';
+import { buildVotingChain, votingChainBlocks } from '../../../test/support/voting-chain.js';
+import { runMix } from './load.js';
+
+const env = process.env;
+const WALLETS = Number(env.WALLETS ?? 10_000);
+const DELEGATES = Number(env.DELEGATES ?? 200);
+const MIX_SECONDS = Number(env.SECONDS ?? 60);
+const ROUTE_SECONDS = Number(env.ROUTE_SECONDS ?? 5);
+const QUIET_SECONDS = Number(env.QUIET_SECONDS ?? 60);
+const ONLY = new RegExp(env.ROUTES ?? '.');
+const API_NODE_OPTIONS = env.API_NODE_OPTIONS;
+/** The api nodes' database connections (each pool), the database plugin's default unless set. */
+const POOL_SIZE = env.POOL_SIZE === undefined ? undefined : Number(env.POOL_SIZE);
+const CONNECTIONS = 50;
+const MIX_CONNECTIONS = 100;
+const GENESIS_DELEGATES = 51;
+const BLOCKTIME = 8;
+const VOTER_EVERY = 4;
+const PER_BLOCK = 150;
+const ROUTE_TARGET = 0.5;
+const LAG_TARGET_MS = 1_000;
+
+const sizes = {
+  wallets: WALLETS,
+  delegates: DELEGATES,
+  voterEvery: VOTER_EVERY,
+  perBlock: PER_BLOCK,
+};
+// Slot 0 far enough back that every block of the chain lies in the past when it is built.
+const epochMs =
+  Math.floor((Date.now() - (votingChainBlocks(sizes) + 60) * BLOCKTIME * 1000) / 1000) * 1000;
+
+// Declared before the top-level run below uses it (classes are not hoisted).
+/** Lags in ms, kept per phase of the bench (the load the api node is under meanwhile). */
+class LagFollower {
+  phase = 'quiet';
+  readonly #lags = new Map<string, number[]>();
+
+  record(ms: number): void {
+    const list = this.#lags.get(this.phase) ?? [];
+    list.push(ms);
+    this.#lags.set(this.phase, list);
+  }
+
+  report(): void {
+    const all = [...this.#lags.values()].flat();
+    for (const [phase, lags] of [...this.#lags, ['whole run', all] as const]) {
+      const sorted = [...lags].sort((a, b) => a - b);
+      const at = (q: number) =>
+        sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+      const p99 = at(0.99);
+      console.log(
+        `live delivery lag (commit on the primary → subscriber on an api node), ${phase}, ` +
+          `${sorted.length} blocks: p50 ${at(0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
+          `max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms (target p99 ≤ ${LAG_TARGET_MS} ms: ` +
+          `${p99 <= LAG_TARGET_MS ? 'met' : 'MISSED'})`,
+      );
+    }
+  }
+}
+
+const root = await mkdtemp(join(tmpdir(), 'lni-read-tier-bench-'));
+const dirs = { config: join(root, 'config'), data: join(root, 'data') };
+/** Every node started, stopped at the end whatever failed. */
+const nodes: KernelProcess[] = [];
+const listeners: pg.Client[] = [];
+const subscribers: Nes.Client[] = [];
+let pair: PgReplica | undefined;
+try {
+  // Durable like an operator's primary: a commit streams to the standby when it returns.
+  pair = await startPgReplica({ durable: true });
+  const generated = runKernel([
+    'network:generate',
+    ...['--network', 'readtier', '--delegates', String(GENESIS_DELEGATES)],
+    ...['--blocktime', String(BLOCKTIME), '--epoch', new Date(epochMs).toISOString()],
+    ...['--premine', '100000000000000000', '--config', dirs.config],
+  ]);
+  if ((await generated.exited()).code !== 0) throw new Error('network:generate failed');
+  const { secrets } = JSON.parse(await readFile(join(dirs.config, 'delegates.json'), 'utf8')) as {
+    secrets: string[];
+  };
+  const started = performance.now();
+  const chain = await buildVotingChain({
+    connection: connectionOptions(pair.primary),
+    dirs,
+    funders: secrets,
+    pubKeyHash: loadNetworkConfig(join(dirs.config, 'crypto')).network.pubKeyHash,
+    ...sizes,
+  });
+  console.log(
+    `${WALLETS} wallets, ${DELEGATES} delegates registered (beside ${GENESIS_DELEGATES} genesis ` +
+      `ones), ${chain.votes} votes in ${chain.height - 1} blocks on the primary ` +
+      `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
+
+  const core = await startCoreNode(pair);
+  const apiNodes = await Promise.all(
+    [0, 1].map((index) => startApiNode(pair as PgReplica, index, core.uri)),
+  );
+  await Promise.all(apiNodes.map((node) => caughtUp(node.uri, core.tip)));
+  const lag = await followLag(pair, apiNodes[0]?.uri as string);
+  await new Promise((resolve) => setTimeout(resolve, QUIET_SECONDS * 1000));
+  lag.phase = 'route loads';
+  console.log(
+    `core node forging on the primary, 2 api nodes on the standby; caches off on all ` +
+      `(every request computed); ${CONNECTIONS} connections, ${ROUTE_SECONDS} s per route and node`,
+  );
+
+  const someone = chain.addresses[777 % WALLETS] as string;
+  const delegate = chain.usernames[8 % DELEGATES] as string;
+  const routes: [string, string][] = [
+    ['wallets by balance', '/api/wallets?orderBy=balance:desc'],
+    ['wallets/top', '/api/wallets/top'],
+    ['wallets/{address}', `/api/wallets/${someone}`],
+    ['wallets filtered by balance', '/api/wallets?balance.from=3500000000&balance.to=3600000000'],
+    ['delegates', '/api/delegates'],
+    ['delegates by votes', '/api/delegates?orderBy=votes:desc'],
+    ['delegates/{username}', `/api/delegates/${delegate}`],
+    ['delegates/{username}/voters', `/api/delegates/${delegate}/voters`],
+  ];
+  await measureRoutes(
+    core.uri,
+    apiNodes[0]?.uri as string,
+    routes.filter(([name]) => ONLY.test(name)),
+  );
+
+  if (MIX_SECONDS > 0) {
+    const mix = [
+      '/api/wallets?balance.from=1000&balance.to=900000000000&nonce.from=0',
+      '/api/wallets?balance.from=1000&orderBy=balance:asc&page=20',
+      '/api/wallets?orderBy=balance:asc&page=90',
+      '/api/delegates?orderBy=votes:desc',
+      `/api/delegates/${delegate}/voters?page=2`,
+      '/api/transactions?amount.from=1000',
+      '/api/transactions?amount.from=10&amount.to=900000&orderBy=fee:asc',
+    ];
+    lag.phase = 'heavy mix';
+    const missedBefore = await missedSlots(core.uri);
+    const heightBefore = await heightOf(core.uri);
+    const results = await Promise.all(
+      apiNodes.map((node) =>
+        runMix(node.uri, mix, {
+          connections: MIX_CONNECTIONS,
+          seconds: MIX_SECONDS,
+          probePath: '/api',
+        }),
+      ),
+    );
+    const missed = (await missedSlots(core.uri)) - missedBefore;
+    const forged = (await heightOf(core.uri)) - heightBefore;
+    for (const [index, result] of results.entries()) {
+      console.log(
+        `heavy mix on api node ${index}, ${MIX_CONNECTIONS} connections, ${MIX_SECONDS} s: ` +
+          `${result.rps.toFixed(0)} req/s, ${result.status503} answered 503, ${result.errors} errors, ` +
+          `probe of /api p99 ${result.probeP99.toFixed(1)} ms (max ${result.probeMax.toFixed(1)})`,
+      );
+    }
+    console.log(
+      `core node during the mix: ${forged} blocks forged, ${missed} slots missed (target 0: ` +
+        `${missed === 0 ? 'met' : 'MISSED'})`,
+    );
+  }
+  lag.report();
+} finally {
+  await Promise.all(subscribers.map((client) => client.disconnect()));
+  await Promise.all(listeners.map((client) => client.end()));
+  for (const node of nodes.reverse()) await stopNode(node);
+  await pair?.remove();
+  await rm(root, { recursive: true, force: true });
+}
+
+/** `kernel start --mode core` on the primary: the whole network, forging alone, cache off. */
+async function startCoreNode(
+  replica: PgReplica,
+): Promise<{ process: KernelProcess; uri: string; tip: number }> {
+  await writeSingleNodeApp(dirs.config, {
+    cache: { enabled: false },
+    rateLimit: { enabled: false },
+  });
+  const [apiPort, p2pPort] = [await freePort(), await freePort()];
+  const uri = `http://127.0.0.1:${apiPort}`;
+  const child = startNode('core', dirs, {
+    CORE_LOG_LEVEL: 'warn',
+    CORE_API_PORT: String(apiPort),
+    CORE_P2P_PORT: String(p2pPort),
+    ...databaseEnv(replica.primary),
+  });
+  nodes.push(child);
+  const built = await (async () => {
+    // Up once it forged on top of the stored chain (its first block closes the idle slots).
+    const start = await eventually(
+      async () => (await heightOf(uri).catch(() => 0)) || undefined,
+      120_000,
+      'the core node answering',
+      () => child.child.exitCode !== null,
+    );
+    return eventually(
+      async () => ((await heightOf(uri)) > start ? heightOf(uri) : undefined),
+      120_000,
+      'the core node forging',
+    );
+  })().catch((error: unknown) => {
+    throw new Error(`${String(error)}\n${child.stdout()}\n${child.stderr()}`);
+  });
+  return { process: child, uri, tip: built };
+}
+
+/** `kernel start --mode api` on the standby, woken by the primary's NOTIFY, cache off. */
+async function startApiNode(
+  replica: PgReplica,
+  index: number,
+  upstream: string,
+): Promise<{ process: KernelProcess; uri: string }> {
+  const node = {
+    config: join(root, `api-${index}`, 'config'),
+    data: join(root, `api-${index}`, 'data'),
+  };
+  await mkdir(node.config, { recursive: true });
+  await cp(join(dirs.config, 'crypto'), join(node.config, 'crypto'), { recursive: true });
+  const port = await freePort();
+  const plugins = [
+    {
+      package: '@lni/database',
+      options: {
+        connection: connectionOptions(replica.standby),
+        listen: connectionOptions(replica.primary),
+        readOnly: true,
+        ...(POOL_SIZE !== undefined && { poolSize: POOL_SIZE }),
+      },
+    },
+    { package: '@lni/sql-ledger', options: {} },
+    {
+      package: '@lni/api',
+      options: {
+        host: '127.0.0.1',
+        port,
+        rateLimit: { enabled: false },
+        cache: { enabled: false },
+        upstream: [upstream],
+      },
+    },
+  ];
+  await writeFile(join(node.config, 'app.json'), JSON.stringify({ api: { plugins } }));
+  const child = runKernel(
+    ['start', '--mode', 'api', '--config', node.config, '--data', node.data],
+    {
+      CORE_LOG_LEVEL: 'warn',
+      // Node's options for the first api node alone (a profiler's preload, say).
+      ...(API_NODE_OPTIONS !== undefined && index === 0 && { NODE_OPTIONS: API_NODE_OPTIONS }),
+    },
+  );
+  nodes.push(child);
+  const uri = `http://127.0.0.1:${port}`;
+  await eventually(
+    async () =>
+      (await fetch(`${uri}/health`).catch(() => undefined))?.status === 200 ? true : undefined,
+    120_000,
+    `api node ${index} healthy`,
+    () => child.child.exitCode !== null,
+  ).catch((error: unknown) => {
+    throw new Error(`${String(error)}\n${child.stdout()}\n${child.stderr()}`);
+  });
+  return { process: child, uri };
+}
+
+async function heightOf(uri: string): Promise<number> {
+  return Number((await fetch(`${uri}/api/blocks/last`)).headers.get('x-block-height'));
+}
+
+function caughtUp(uri: string, height: number): Promise<true> {
+  return eventually(
+    async () => ((await heightOf(uri).catch(() => 0)) >= height ? true : undefined),
+    60_000,
+    `${uri} at height ${height}`,
+  );
+}
+
+/** The core node's missed slots since it started, over every delegate. */
+async function missedSlots(uri: string): Promise<number> {
+  const family = (await scrape(`${uri}/metrics`)).get('lni_forger_missed_slots_total');
+  return (family?.metrics ?? []).reduce((sum, metric) => sum + Number(metric.value ?? 0), 0);
+}
+
+/** Requests/s of one route at CONNECTIONS connections for ROUTE_SECONDS; every answer a 200. */
+async function requestsPerSecond(uri: string, path: string): Promise<{ rps: number; p99: number }> {
+  const result = await autocannon({
+    url: `${uri}${path}`,
+    connections: CONNECTIONS,
+    duration: ROUTE_SECONDS,
+    workers: 1,
+  });
+  if (result.non2xx > 0) throw new Error(`${uri}${path}: ${result.non2xx} answers other than 2xx`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+/** Each route on the core node, the api node, the core node again; the api node beside the two. */
+async function measureRoutes(
+  coreUri: string,
+  apiUri: string,
+  routes: readonly (readonly [string, string])[],
+): Promise<void> {
+  const width = Math.max(...routes.map(([name]) => name.length)) + 2;
+  console.log(
+    [
+      'route'.padEnd(width),
+      'items'.padStart(5),
+      'core req/s'.padStart(17),
+      'p99 ms'.padStart(7),
+      'api req/s'.padStart(10),
+      'p99 ms'.padStart(7),
+      'api/core'.padStart(9),
+      `  target ≥ ${ROUTE_TARGET}`,
+    ].join(' '),
+  );
+  for (const [name, path] of routes) {
+    const answer = await sameAnswer(coreUri, apiUri, path);
+    const items = Array.isArray(answer.data) ? answer.data.length : 1;
+    const before = await requestsPerSecond(coreUri, path);
+    const api = await requestsPerSecond(apiUri, path);
+    const after = await requestsPerSecond(coreUri, path);
+    const coreRps = (before.rps + after.rps) / 2;
+    const ratio = api.rps / coreRps;
+    console.log(
+      [
+        name.padEnd(width),
+        String(items).padStart(5),
+        `${before.rps.toFixed(0)}/${after.rps.toFixed(0)}`.padStart(17),
+        Math.max(before.p99, after.p99).toFixed(0).padStart(7),
+        api.rps.toFixed(0).padStart(10),
+        api.p99.toFixed(0).padStart(7),
+        ratio.toFixed(2).padStart(9),
+        `  ${ratio >= ROUTE_TARGET ? 'met' : 'MISSED'}`,
+      ].join(' '),
+    );
+  }
+}
+
+/**
+ * The route's answer, the same from both nodes at one height (a block may land between two
+ * requests): the comparison is honest only if both answer the same.
+ */
+async function sameAnswer(
+  coreUri: string,
+  apiUri: string,
+  path: string,
+): Promise<{ data: unknown }> {
+  let difference = '';
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const answers = await Promise.all(
+      [coreUri, apiUri].map(async (uri) => {
+        const response = await fetch(`${uri}${path}`);
+        const body = (await response.json()) as { data: unknown };
+        return { height: response.headers.get('x-block-height'), body };
+      }),
+    );
+    const [core, api] = answers as [(typeof answers)[0], (typeof answers)[0]];
+    if (core.height !== api.height) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
+    }
+    // Equal as values: a wallet's attributes come back from jsonb in PostgreSQL's key order.
+    if (isDeepStrictEqual(core.body.data, api.body.data)) return api.body;
+    // The api node's height header is its head's; its rows may already be of the next block.
+    difference = describeDifference(core.height, core.body.data, api.body.data);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  throw new Error(`${path}: ${difference || 'the two nodes never answered at one height'}`);
+}
+
+/** Where two answers differ: the first item (or the whole answer) of each. */
+function describeDifference(height: string | null, core: unknown, api: unknown): string {
+  const [coreItems, apiItems] = [core, api].map((data) => (Array.isArray(data) ? data : [data]));
+  const index = (coreItems as unknown[]).findIndex(
+    (item, i) => !isDeepStrictEqual(item, (apiItems as unknown[])[i]),
+  );
+  const at = index === -1 ? coreItems?.length : index;
+  return (
+    `at height ${height} the api node's answer differs from the core node's at item ${at}\n` +
+    `core: ${JSON.stringify((coreItems as unknown[])[at ?? 0])}\n` +
+    `api:  ${JSON.stringify((apiItems as unknown[])[at ?? 0])}`
+  );
+}
+
+/**
+ * A subscriber on the api node's block.applied and a LISTEN on the primary's commit signal,
+ * from now on: each block's lag is the subscriber's receipt − the commit's NOTIFY, both timed
+ * by this process's clock.
+ */
+async function followLag(replica: PgReplica, apiUri: string): Promise<LagFollower> {
+  const committedAt = new Map<string, number>();
+  const pending = new Map<string, number>();
+  const follower = new LagFollower();
+  const listener = new pg.Client({
+    host: replica.primary.host,
+    port: replica.primary.port,
+    user: replica.primary.username,
+    database: replica.primary.database,
+  });
+  listeners.push(listener);
+  await listener.connect();
+  listener.on('notification', ({ payload }) => {
+    const at = performance.now();
+    const { id } = JSON.parse(payload ?? '{}') as { id?: string };
+    if (id === undefined) return;
+    const received = pending.get(id);
+    if (received === undefined) committedAt.set(id, at);
+    else follower.record(received - at);
+  });
+  await listener.query('LISTEN lni_block_committed');
+  const subscriber = new Nes.Client(`ws://${new URL(apiUri).host}`);
+  subscribers.push(subscriber);
+  await subscriber.connect({ reconnect: false });
+  await subscriber.subscribe('/events/block.applied', (message) => {
+    const at = performance.now();
+    const { id } = message as { id: string };
+    const committed = committedAt.get(id);
+    // The NOTIFY reaches this process after the standby's replay only if the primary is slow.
+    if (committed === undefined) pending.set(id, at);
+    else follower.record(at - committed);
+  });
+  return follower;
+}

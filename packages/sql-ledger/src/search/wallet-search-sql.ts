@@ -1,0 +1,139 @@
+// The in-memory engine's coercion: both ledgers refuse a value with the same words.
+import { coerceValue, WalletQueryError, type FieldValue } from '@lni/state';
+import type { WalletCondition, WalletSearch } from '@lni/state/contracts';
+import { compareFieldValues, readCursor } from '@lni/state';
+import { keysetCondition, type OrderKey } from './keyset.js';
+import { sqlFieldOf, type SearchScope } from './search-fields.js';
+import { SqlParameters } from './sql-parameters.js';
+import { ROW_VERSION } from './wallet-views.js';
+
+/** A wallet search as one statement: the page's rows, each carrying the exact total. */
+export interface CompiledSearch {
+  readonly text: string;
+  readonly values: readonly unknown[];
+  readonly keys: readonly OrderKey[];
+  readonly limit: number;
+  /**
+   * The plan does not depend on the values: no condition but the scope's and the cursor's, so
+   * the route's index reads the page in order whatever they are. PostgreSQL, left to choose,
+   * plans such a page at every run (a `LIMIT $n` is costed as a tenth of the table), and
+   * planning costs about as much as running it.
+   */
+  readonly genericPlan: boolean;
+}
+
+const ADDRESS = 'address COLLATE "C"';
+/** What a page selects of each row by default: its address and version (see WalletViews). */
+export const PAGE_COLUMNS = `address, ${ROW_VERSION}`;
+
+/**
+ * Compiles a search of the `wallets` table: the conditions (AND; `in` is any of its values,
+ * `range` inclusive), the order with ties by address in the first key's direction, and the page
+ * by offset or after a cursor. Page and total are one statement, so they read one snapshot
+ * (a hot standby may replay a block between two statements). `columns` is the select list of
+ * each row of the page.
+ */
+export function compileWalletSearch(
+  scope: SearchScope,
+  search: WalletSearch,
+  columns: string = PAGE_COLUMNS,
+): CompiledSearch {
+  const offset = search.offset ?? 0;
+  const limit = search.limit ?? 100;
+  if (!Number.isSafeInteger(offset) || offset < 0) {
+    throw new WalletQueryError('offset: expected a non-negative integer', 'offset');
+  }
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new WalletQueryError('limit: expected a non-negative integer', 'limit');
+  }
+  const parameters = new SqlParameters();
+  const filters = (search.conditions ?? []).map((condition) =>
+    conditionSql(scope, condition, parameters),
+  );
+  if (scope === 'delegates') filters.unshift('delegate_username IS NOT NULL');
+  const keys = orderKeys(scope, search);
+  const where = filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : '';
+
+  const pageFilters = [...filters];
+  if (search.after !== undefined) {
+    const position = readCursor(
+      search.after,
+      keys.map(({ sql }) => sql.field),
+    );
+    pageFilters.push(keysetCondition(keys, position, ADDRESS, parameters));
+  }
+  const pageWhere = pageFilters.length > 0 ? `WHERE ${pageFilters.join(' AND ')}` : '';
+  const primaryDirection = (keys[0] as OrderKey).descending ? 'DESC' : 'ASC';
+  const orderBy = [
+    ...keys.map(({ sql, descending }) => `${sql.expression} ${descending ? 'DESC' : 'ASC'}`),
+    `${ADDRESS} ${primaryDirection}`,
+  ].join(', ');
+  const limitParameter = parameters.add(limit, 'bigint');
+  const offsetParameter = parameters.add(search.after === undefined ? offset : 0, 'bigint');
+  // Every wallet, uncounted: the head row keeps the number, written with the rows.
+  const total =
+    filters.length === 0
+      ? 'SELECT wallet_count AS total FROM state_head'
+      : `SELECT count(*) AS total FROM wallets ${where}`;
+  const text =
+    `SELECT t.total::text AS total, w.* FROM (${total}) t LEFT JOIN LATERAL (` +
+    `SELECT ${columns} FROM wallets ${pageWhere} ORDER BY ${orderBy} ` +
+    `LIMIT ${limitParameter} OFFSET ${offsetParameter}) w ON true`;
+  return {
+    text,
+    values: parameters.values,
+    keys,
+    limit,
+    genericPlan: (search.conditions ?? []).length === 0,
+  };
+}
+
+function orderKeys(scope: SearchScope, search: WalletSearch): OrderKey[] {
+  const keys = (search.orderBy ?? []).map((ordering): OrderKey => {
+    if (ordering.direction !== 'asc' && ordering.direction !== 'desc') {
+      throw new WalletQueryError(
+        `orderBy: direction of '${ordering.field}' must be asc or desc`,
+        'orderBy',
+      );
+    }
+    return {
+      sql: sqlFieldOf(scope, ordering.field, 'orderBy'),
+      descending: ordering.direction === 'desc',
+    };
+  });
+  if (keys.length === 0)
+    keys.push({ sql: sqlFieldOf('wallets', 'address', 'orderBy'), descending: false });
+  return keys;
+}
+
+function conditionSql(
+  scope: SearchScope,
+  condition: WalletCondition,
+  parameters: SqlParameters,
+): string {
+  const name = String(condition.field);
+  const sql = sqlFieldOf(scope, condition.field, name);
+  if (condition.kind === 'in') {
+    if (!Array.isArray(condition.values) || condition.values.length === 0) {
+      throw new WalletQueryError(`${name}: expected at least one value`, name);
+    }
+    const values = [...new Set(condition.values.map((v) => coerceValue(sql.field, v, name)))];
+    if (values.length === 1)
+      return `${sql.expression} = ${parameters.add(values[0] as FieldValue, sql.cast)}`;
+    return `${sql.expression} = ANY(${parameters.add(values.sort(compareFieldValues), sql.cast)})`;
+  }
+  if (condition.kind !== 'range') {
+    throw new WalletQueryError(`${name}: unknown condition kind`, name);
+  }
+  if (sql.field.type === 'string' || sql.field.type === 'boolean') {
+    throw new WalletQueryError(`${name}: a range needs a numeric field`, name);
+  }
+  const from =
+    condition.from === undefined ? undefined : coerceValue(sql.field, condition.from, name);
+  const to = condition.to === undefined ? undefined : coerceValue(sql.field, condition.to, name);
+  if (from !== undefined && to !== undefined && from > to) return 'false';
+  const bounds = [`${sql.expression} IS NOT NULL`];
+  if (from !== undefined) bounds.push(`${sql.expression} >= ${parameters.add(from, sql.cast)}`);
+  if (to !== undefined) bounds.push(`${sql.expression} <= ${parameters.add(to, sql.cast)}`);
+  return bounds.length > 1 ? bounds.slice(1).join(' AND ') : (bounds[0] as string);
+}

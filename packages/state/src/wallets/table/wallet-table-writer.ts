@@ -1,0 +1,182 @@
+import type { DatabaseConnection, EntityManager } from '@lni/database/contracts';
+import {
+  BLOCK_COMMITTED_CHANNEL,
+  type BlockCommittedPayload,
+} from '../../contracts/block-committed.js';
+import type { Wallet } from '../wallet.js';
+import { WALLET_COLUMNS, walletRowOf, type WalletRow } from '../wallet-row.js';
+import type { StateHash } from './state-hash.js';
+
+/** The block the table is at, as `state_head` keeps it. */
+export interface StateHead {
+  readonly height: number;
+  readonly blockId: string;
+  readonly supply: bigint;
+  readonly stateHash: string;
+  readonly round: number;
+  readonly walletCount: number;
+}
+
+export interface WalletTableWriterDeps {
+  /** The wallets as the ledger holds them once the block is applied or reverted. */
+  readonly wallets: {
+    get(address: string): Wallet | undefined;
+    all(): Iterable<Wallet>;
+    readonly size: number;
+  };
+  readonly stateHash: StateHash;
+  /** All coins in existence at the tip (the supply counter). */
+  readonly supply: () => bigint;
+  /** The round a height belongs to. */
+  readonly roundAt: (height: number) => number;
+}
+
+/** Every column of `wallets`, in the order the statements name them. */
+export const TABLE_COLUMNS: readonly string[] = [
+  ...WALLET_COLUMNS.map(({ column }) => column),
+  'attributes',
+  'updated_height',
+];
+
+/** Rows per statement of a full write: one JSON parameter of a few MB. */
+const ROWS_PER_STATEMENT = 5_000;
+
+const columnList = TABLE_COLUMNS.join(', ');
+// The rows travel as one JSON array, which PostgreSQL turns into `wallets` records by column name.
+const INSERT_ROWS = `INSERT INTO wallets (${columnList})
+  SELECT ${columnList} FROM jsonb_populate_recordset(NULL::wallets, $1::jsonb)`;
+const UPSERT_ROWS = `${INSERT_ROWS}
+  ON CONFLICT (address) DO UPDATE SET ${TABLE_COLUMNS.filter((column) => column !== 'address')
+    .map((column) => `${column} = EXCLUDED.${column}`)
+    .join(', ')}`;
+const HEAD_COLUMNS = 'id, height, block_id, supply, state_hash, round, wallet_count, updated_at';
+const UPSERT_HEAD = `INSERT INTO state_head (${HEAD_COLUMNS})
+  VALUES (1, $2, $3, $4, $5, $6, $7, now())
+  ON CONFLICT (id) DO UPDATE SET height = EXCLUDED.height, block_id = EXCLUDED.block_id,
+    supply = EXCLUDED.supply, state_hash = EXCLUDED.state_hash, round = EXCLUDED.round,
+    wallet_count = EXCLUDED.wallet_count, updated_at = EXCLUDED.updated_at`;
+// Rows, head and NOTIFY in one round trip: every data-modifying CTE runs, whatever the SELECT reads.
+// PostgreSQL delivers the NOTIFY at the commit, never for a rolled-back transaction.
+const WRITE_ROWS_AND_HEAD = `WITH changed AS (${UPSERT_ROWS} RETURNING 1),
+  head AS (${UPSERT_HEAD} RETURNING 1)
+  SELECT pg_notify($8, $9) FROM head`;
+
+/**
+ * Keeps `wallets` and `state_head` equal to the ledger's wallets, in each block's own database
+ * transaction: the wallets a block (or a revert) changed are upserted in one statement, those
+ * that no longer exist deleted, the head row moved to the new tip, and BLOCK_COMMITTED_CHANNEL
+ * notified. The state hash changes in memory only once the transaction has committed.
+ */
+export class WalletTableWriter {
+  readonly #deps: WalletTableWriterDeps;
+
+  constructor(deps: WalletTableWriterDeps) {
+    this.#deps = deps;
+  }
+
+  /** The hash of the wallets as last committed (a load resets it from the table). */
+  get stateHash(): StateHash {
+    return this.#deps.stateHash;
+  }
+
+  /**
+   * Writes what a block or a revert changed, inside `manager`'s transaction; the returned
+   * function, called after the commit, moves the in-memory state hash along.
+   */
+  async writeChanges(
+    manager: EntityManager,
+    tip: { readonly height: number; readonly id: string },
+    changed: readonly string[],
+  ): Promise<() => void> {
+    const { wallets, stateHash } = this.#deps;
+    // The genesis block starts the table: rows left from another chain must not survive it.
+    if (tip.height === 1) await manager.query('DELETE FROM wallets');
+    const changes = changed.map((address) => [address, wallets.get(address)] as const);
+    const rows: WalletRow[] = [];
+    const gone: string[] = [];
+    for (const [address, wallet] of changes) {
+      if (wallet) rows.push(walletRowOf(wallet, tip.height));
+      else gone.push(address);
+    }
+    if (gone.length > 0) {
+      await manager.query('DELETE FROM wallets WHERE address = ANY($1::varchar[])', [gone]);
+    }
+    const pending = stateHash.change(changes);
+    await this.#writeHead(manager, tip, pending.hex, rows);
+    return pending.apply;
+  }
+
+  /**
+   * Replaces the whole table with the ledger's wallets and points the head at `tip`, in one
+   * transaction (after a rebuild from the chain).
+   */
+  async writeAll(
+    database: Pick<DatabaseConnection, 'transaction'>,
+    tip: { readonly height: number; readonly id: string },
+  ): Promise<void> {
+    const { wallets, stateHash } = this.#deps;
+    stateHash.reset(wallets.all());
+    await database.transaction(async (manager) => {
+      await manager.query('TRUNCATE wallets');
+      let rows: WalletRow[] = [];
+      for (const wallet of wallets.all()) {
+        rows.push(walletRowOf(wallet, tip.height));
+        if (rows.length === ROWS_PER_STATEMENT) {
+          await manager.query(INSERT_ROWS, [JSON.stringify(rows)]);
+          rows = [];
+        }
+      }
+      if (rows.length > 0) await manager.query(INSERT_ROWS, [JSON.stringify(rows)]);
+      await this.#writeHead(manager, tip, stateHash.hex, []);
+    });
+  }
+
+  async #writeHead(
+    manager: EntityManager,
+    tip: { readonly height: number; readonly id: string },
+    hash: string,
+    rows: readonly WalletRow[],
+  ): Promise<void> {
+    const { wallets, supply, roundAt } = this.#deps;
+    const payload: BlockCommittedPayload = { height: tip.height, id: tip.id };
+    await manager.query(WRITE_ROWS_AND_HEAD, [
+      JSON.stringify(rows),
+      tip.height,
+      tip.id,
+      supply().toString(),
+      hash,
+      roundAt(tip.height),
+      wallets.size,
+      BLOCK_COMMITTED_CHANNEL,
+      JSON.stringify(payload),
+    ]);
+  }
+}
+
+/** The head row, or undefined when the table was never filled. */
+export async function readStateHead(
+  manager: Pick<EntityManager, 'query'>,
+): Promise<StateHead | undefined> {
+  const rows = (await manager.query(
+    `SELECT height, block_id, supply::text AS supply, state_hash, round, wallet_count
+     FROM state_head WHERE id = 1`,
+  )) as {
+    height: string;
+    block_id: string;
+    supply: string;
+    state_hash: string;
+    round: string;
+    wallet_count: string;
+  }[];
+  const row = rows[0];
+  return (
+    row && {
+      height: Number(row.height),
+      blockId: row.block_id,
+      supply: BigInt(row.supply),
+      stateHash: row.state_hash,
+      round: Number(row.round),
+      walletCount: Number(row.wallet_count),
+    }
+  );
+}
