@@ -32,7 +32,7 @@ export const addressWatchPlugin = definePlugin<AddressWatchOptions>({
   dependsOn: { optional: ['database', 'state', 'api'] },
   configSchema: optionsSchema,
   environment,
-  register({ container, options, events, enabledPlugins, logger }) {
+  register({ container, options, enabledPlugins, logger }) {
     if (!enabledPlugins.has('database') || !enabledPlugins.has('state')) {
       logger.info('Watching nothing: this mode runs no database and state');
       return;
@@ -52,7 +52,8 @@ export const addressWatchPlugin = definePlugin<AddressWatchOptions>({
       sightings.inc({ direction: sighting.direction }),
     );
     container.register({ addressWatch: asValue(watcher) });
-    events.on('block.applied', ({ block }) => watcher.blockApplied(block));
+    // Joined before state boots, so that the genesis block it stores at its first boot counts.
+    watcher.follow(container.cradle.blockCommit);
 
     healthChecks.add({
       name: 'address-watch',
@@ -63,6 +64,9 @@ export const addressWatchPlugin = definePlugin<AddressWatchOptions>({
     });
     if (enabledPlugins.has('api')) container.cradle.apiRoutes.add(sightingsRoute(store));
     logger.debug({ addresses: options.addresses }, 'Watching addresses');
+  },
+  async dispose({ container }) {
+    if (container.hasRegistration('addressWatch')) container.cradle.addressWatch.stop();
   },
   commands: [sightingsCommand],
 });

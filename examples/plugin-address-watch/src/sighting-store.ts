@@ -20,14 +20,17 @@ interface SightingRow {
   total_count: string;
 }
 
-/** Reads and writes `address_watch_sightings`. */
+/** Reads and writes `address_watch_sightings`; reads with the node's connection. */
 export class SightingStore {
   constructor(private readonly database: () => Queryable) {}
 
-  /** Idempotent: a block seen again (a restart replaying it) records nothing twice. */
-  async record(sightings: readonly Sighting[]): Promise<void> {
+  /**
+   * Writes with `transaction`, the block's own. Idempotent: a block stored again (after a
+   * rollback and a resync) records nothing twice.
+   */
+  async record(sightings: readonly Sighting[], transaction: Queryable): Promise<void> {
     for (const sighting of sightings) {
-      await this.database().query(
+      await transaction.query(
         `INSERT INTO address_watch_sightings
            (address, transaction_id, block_height, amount, direction)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
