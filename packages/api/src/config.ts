@@ -1,3 +1,4 @@
+import { ipOrRange, listOption } from '@lni/kernel';
 import Joi from 'joi';
 
 export interface ApiOptions {
@@ -63,28 +64,10 @@ export interface ApiOptions {
 }
 
 const upstreamUrl = Joi.string().uri({ scheme: ['http', 'https'] });
-const ipOrRange = Joi.string().ip({ cidr: 'optional' });
-
-/** A list of `item`, or the same as comma-separated text (from an environment variable). */
-function listOf(item: Joi.Schema, minimum: number): Joi.AlternativesSchema {
-  return Joi.alternatives().try(
-    Joi.array().items(item),
-    Joi.string().custom((value: string, helpers) => {
-      const list = value
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== '');
-      const { error, value: items } = Joi.array().items(item).min(minimum).validate(list);
-      if (error) return helpers.message({ custom: `{{#label}}: ${error.message}` });
-      return items as string[];
-    }),
-  );
-}
-
 export const apiConfigSchema = Joi.object<ApiOptions>({
   host: Joi.string().hostname().default('0.0.0.0'),
   port: Joi.number().port().default(4003),
-  trustedProxies: listOf(ipOrRange, 0).default([]),
+  trustedProxies: listOption().items(ipOrRange).default([]),
   rateLimit: Joi.object({
     enabled: Joi.boolean().default(true),
     points: Joi.number().integer().min(1).default(300),
@@ -106,9 +89,7 @@ export const apiConfigSchema = Joi.object<ApiOptions>({
   }).default(),
   webhooks: Joi.object({
     enabled: Joi.boolean().default(true),
-    whitelist: Joi.array()
-      .items(Joi.string().ip({ cidr: 'forbidden' }))
-      .default(['127.0.0.1', '::1']),
+    whitelist: Joi.array().items(ipOrRange).default(['127.0.0.1', '::1']),
     firstRetryMs: Joi.number().integer().min(10).default(10_000),
     maxRetryMs: Joi.number().integer().min(10).default(3_600_000),
     disableAfterMs: Joi.number().integer().min(100).default(86_400_000),
@@ -117,11 +98,9 @@ export const apiConfigSchema = Joi.object<ApiOptions>({
   }).default(),
   metrics: Joi.object({
     enabled: Joi.boolean().default(true),
-    whitelist: Joi.array()
-      .items(Joi.string().ip({ cidr: 'forbidden' }))
-      .default(['127.0.0.1', '::1']),
+    whitelist: Joi.array().items(ipOrRange).default(['127.0.0.1', '::1']),
   }).default(),
-  upstream: listOf(upstreamUrl, 1).default([]),
+  upstream: listOption().items(upstreamUrl).default([]),
   upstreamTimeoutMs: Joi.number().integer().min(100).default(10_000),
   maxLagBlocks: Joi.number().integer().min(0).default(3),
 });

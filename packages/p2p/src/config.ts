@@ -1,3 +1,4 @@
+import { ipOrRange, listOption } from '@lni/kernel';
 import Joi from 'joi';
 import {
   ARK_GLOBAL_RATE_LIMIT,
@@ -95,24 +96,7 @@ export interface P2POptions {
 }
 
 const LOOPBACK = ['127.0.0.0/8', '::1'];
-const ipList = Joi.array().items(Joi.string().ip({ cidr: 'optional' }));
-
-/**
- * An IP list that an environment variable may also give, comma-separated: a forger in another
- * container or host is allowed in by CORE_P2P_REMOTE_ACCESS without editing app.json.
- */
-const ipListOrText = Joi.alternatives().try(
-  ipList,
-  Joi.string().custom((value: string, helpers) => {
-    const list = value
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part !== '');
-    const { error, value: ips } = ipList.min(1).validate(list);
-    if (error) return helpers.message({ custom: `{{#label}}: ${error.message}` });
-    return ips as string[];
-  }),
-);
+const ipList = Joi.array().items(ipOrRange);
 
 const rateLimit = ({ points, durationSeconds }: RateLimit) =>
   Joi.object({
@@ -139,7 +123,8 @@ export const p2pConfigSchema = Joi.object<P2POptions>({
   verifyTimeoutMs: Joi.number().integer().min(100).default(60_000),
   maxSequentialErrors: Joi.number().integer().min(1).default(3),
   maxTransactionsPerRequest: Joi.number().integer().min(1).max(1000).default(40),
-  remoteAccess: ipListOrText.default(['127.0.0.1', '::1']),
+  // A forger in another container or host is let in by CORE_P2P_REMOTE_ACCESS, comma-separated.
+  remoteAccess: listOption().items(ipOrRange).default(['127.0.0.1', '::1']),
   redial: Joi.object({
     minSeconds: Joi.number().min(0.1).default(10),
     // ARK re-pings its peers every 60 s while it has few: a healed link is used within a minute.

@@ -6,7 +6,6 @@ export * from './errors.js';
 export * from './forging/network-state.js';
 export * from './limits/ark-rate-limits.js';
 export * from './limits/connection-gate.js';
-export * from './limits/ip-matcher.js';
 export * from './limits/message-limiter.js';
 export * from './limits/outgoing-throttle.js';
 export * from './peers/peer-client.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AddressRanges } from './address-ranges.js';
+import { AddressRanges } from '@lni/kernel';
 import { ClientAddress } from './client-address.js';
 
 describe('ClientAddress', () => {

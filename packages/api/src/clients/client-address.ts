@@ -1,6 +1,6 @@
 import type { Request } from '@hapi/hapi';
 import type { Nes } from '@hapi/nes';
-import { AddressRanges, parseAddress } from './address-ranges.js';
+import { AddressRanges, parseAddress } from '@lni/kernel';
 
 /**
  * Who a request comes from, behind reverse proxies: the peer of the connection, unless that

@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
 import type { Registry } from 'prom-client';
-import { AddressRanges } from '../clients/address-ranges.js';
+import { AddressRanges } from '@lni/kernel';
 import type { ClientAddress } from '../clients/client-address.js';
 
 /**

@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { AddressRanges } from '../clients/address-ranges.js';
+import { AddressRanges } from '@lni/kernel';
 import type { ApiOptions } from '../config.js';
 
 /**

@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { AddressRanges } from '../clients/address-ranges.js';
+import { AddressRanges } from '@lni/kernel';
 import type { ClientAddress } from '../clients/client-address.js';
 import { NoUpstreamError, type UpstreamClient } from './upstream-client.js';
 

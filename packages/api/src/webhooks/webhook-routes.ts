@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Service } from '@lni/database';
-import { AddressRanges } from '../clients/address-ranges.js';
+import { AddressRanges } from '@lni/kernel';
 import type { ClientAddress } from '../clients/client-address.js';
 import type { Webhook, WebhookStorage } from './storage/webhook-storage.js';
 import Joi from 'joi';

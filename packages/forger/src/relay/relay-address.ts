@@ -1,3 +1,4 @@
+import { listOption } from '@lni/kernel';
 import Joi from 'joi';
 
 /** A relay as the forger's options name it: `host:port`, IPv6 in brackets (`[::1]:4000`). */
@@ -21,26 +22,12 @@ export function parseRelayAddress(text: string): RelayAddress | undefined {
  * The `relays` option: an array of `host:port`, or one comma-separated string of them, as the
  * CORE_FORGER_RELAYS environment variable gives it.
  */
-export const relayListSchema = Joi.array()
+export const relaysOptionSchema = listOption()
   .items(
     Joi.string().custom((value: string, helpers) =>
       parseRelayAddress(value) ? value.trim() : helpers.error('string.relayAddress'),
     ),
   )
   .min(1)
+  .optional()
   .messages({ 'string.relayAddress': '{{#label}} must be host:port (IPv6 as [::1]:4000)' });
-
-export const relaysOptionSchema = Joi.alternatives()
-  .try(
-    relayListSchema,
-    Joi.string().custom((value: string, helpers) => {
-      const list = value
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== '');
-      const { error, value: relays } = relayListSchema.validate(list);
-      if (error) return helpers.message({ custom: `relays: ${error.message}` });
-      return relays as string[];
-    }),
-  )
-  .optional();

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { describe, expect, it } from 'vitest';
+import { listOption } from '../config/list-option.js';
 import type { Plugin } from '../plugin.js';
 import { validatePluginOptions } from './plugin-options.js';
 
@@ -57,6 +58,26 @@ describe('validatePluginOptions', () => {
       `mode 'relay', plugin 'api', option 'host': "host" must be a string`,
       `mode 'relay', plugin 'api', option 'extra': "extra" is not allowed`,
       `mode 'relay', plugin 'api', option 'port' (set by CORE_API_PORT): "port" must be a number`,
+    ]);
+  });
+
+  it('names the variable that set a list when one of its items is wrong', () => {
+    const proxies: Plugin<{ trustedProxies: string[] }> = {
+      name: 'api',
+      configSchema: Joi.object({
+        trustedProxies: listOption().items(Joi.string().ip()).default([]),
+      }),
+      environment: { CORE_API_TRUSTED_PROXIES: 'trustedProxies' },
+      register: () => undefined,
+    };
+    const { problems } = validatePluginOptions(
+      proxies as Plugin<object>,
+      {},
+      { CORE_API_TRUSTED_PROXIES: '10.0.0.1,proxy' },
+      'core',
+    );
+    expect(problems).toEqual([
+      `mode 'core', plugin 'api', option 'trustedProxies.1' (set by CORE_API_TRUSTED_PROXIES): "trustedProxies[1]" must be a valid ip address with a optional CIDR`,
     ]);
   });
 

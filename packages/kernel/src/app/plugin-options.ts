@@ -44,21 +44,28 @@ export function validatePluginOptions(
     return { options: Object.freeze({}), problems, overrides };
   }
 
+  // The variable that set `key`, or the list or object holding it (`remoteAccess.1`).
+  const setBy = (key: string): { path: string; variable: string } | undefined => {
+    for (const [path, variable] of fromEnv) {
+      if (key === path || key.startsWith(`${path}.`)) return { path, variable };
+    }
+    return undefined;
+  };
   const validate = (input: object) =>
     plugin.configSchema?.validate(input, { abortEarly: false, convert: true });
   const problems: string[] = [];
   for (const detail of validate(rawOptions)?.error?.details ?? []) {
     const key = detail.path.join('.');
-    const variable = fromEnv.get(key);
+    const env = setBy(key);
     // An option app.json leaves out and the environment gives is not app.json's mistake.
-    if (variable && getPath(rawOptions, key) === undefined) continue;
-    const hidden = variable ? ` (in app.json; ${variable} overrides it for now)` : '';
+    if (env && getPath(rawOptions, env.path) === undefined) continue;
+    const hidden = env ? ` (in app.json; ${env.variable} overrides it for now)` : '';
     problems.push(`${where}, option '${key}'${hidden}: ${detail.message}`);
   }
   const { error, value } = validate(options) ?? {};
   for (const detail of error?.details ?? []) {
     const key = detail.path.join('.');
-    const variable = fromEnv.get(key);
+    const variable = setBy(key)?.variable;
     const problem = `${where}, option '${key}'${variable ? ` (set by ${variable})` : ''}: ${detail.message}`;
     if (!problems.includes(problem)) problems.push(problem);
   }

@@ -1,8 +1,13 @@
-import { AdminError, describeError, type AdminOperation, type StatusSection } from '@lni/kernel';
+import {
+  AdminError,
+  describeError,
+  type AdminOperation,
+  type StatusSection,
+  canonicalAddress,
+} from '@lni/kernel';
 import type { Chain } from '@lni/state/contracts';
 import Joi from 'joi';
 import { isIP } from 'node:net';
-import { normaliseIp } from '../limits/ip-matcher.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
 import { parseBanDuration } from './ban-duration.js';
@@ -122,7 +127,7 @@ function parseAddress(address: string): { host: string; port: number } {
       `bad peer address '${address}': write IP:PORT, such as 10.0.0.5:4000`,
     );
   }
-  return { host: normaliseIp(host), port };
+  return { host: canonicalAddress(host), port };
 }
 
 function checkedIp(address: string): string {
@@ -132,5 +137,5 @@ function checkedIp(address: string): string {
       `bad IP '${address}': write an IPv4 or IPv6 address, such as 10.0.0.5`,
     );
   }
-  return normaliseIp(address);
+  return canonicalAddress(address);
 }

@@ -1,7 +1,6 @@
-import type { Logger } from '@lni/kernel';
+import { type Logger, AddressRanges, canonicalAddress } from '@lni/kernel';
 import type { Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
-import { IpMatcher, normaliseIp } from './ip-matcher.js';
 
 export interface ConnectionLimits {
   readonly maxPerIp: number;
@@ -31,12 +30,12 @@ export class ConnectionGate {
   private readonly open = new Map<string, number>();
   /** Accept times of each IP's recent connections, oldest first: a sliding window per IP. */
   private readonly accepted = new Map<string, number[]>();
-  private readonly exempt: IpMatcher;
+  private readonly exempt: AddressRanges;
   private readonly now: () => number;
   private readonly refusals: Record<Refusal, number> = { banned: 0, perIp: 0, rate: 0 };
 
   constructor(private readonly deps: ConnectionGateDependencies) {
-    this.exempt = new IpMatcher(deps.limits.exempt);
+    this.exempt = new AddressRanges(deps.limits.exempt);
     this.now = deps.now ?? Date.now;
   }
 
@@ -46,7 +45,7 @@ export class ConnectionGate {
   }
 
   connectionsFrom(ip: string): number {
-    return this.open.get(normaliseIp(ip)) ?? 0;
+    return this.open.get(canonicalAddress(ip)) ?? 0;
   }
 
   /** How many sockets each limit refused since start. */
@@ -55,7 +54,7 @@ export class ConnectionGate {
   }
 
   private admit(socket: Socket): void {
-    const ip = normaliseIp(socket.remoteAddress ?? '');
+    const ip = canonicalAddress(socket.remoteAddress ?? '');
     const refusal = this.check(ip);
     if (refusal) {
       this.refusals[refusal] += 1;
@@ -74,7 +73,7 @@ export class ConnectionGate {
 
   private check(ip: string): Refusal | undefined {
     if (this.deps.isBanned(ip)) return 'banned';
-    if (this.exempt.matches(ip)) return undefined;
+    if (this.exempt.has(ip)) return undefined;
     const { maxPerIp, newPerInterval, intervalSeconds } = this.deps.limits;
     if ((this.open.get(ip) ?? 0) >= maxPerIp) return 'perIp';
     const now = this.now();

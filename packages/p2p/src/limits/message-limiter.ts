@@ -1,7 +1,7 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RouteName } from '../wire/routes.js';
 import type { RateLimit } from './ark-rate-limits.js';
-import { IpMatcher } from './ip-matcher.js';
+import { AddressRanges } from '@lni/kernel';
 
 export interface MessageLimits {
   readonly global: RateLimit;
@@ -20,10 +20,10 @@ export interface RateLimitExceeded {
 export class MessageLimiter {
   private readonly global: RateLimiterMemory;
   private readonly perRoute = new Map<RouteName, RateLimiterMemory>();
-  private readonly exempt: IpMatcher;
+  private readonly exempt: AddressRanges;
 
   constructor(private readonly limits: MessageLimits) {
-    this.exempt = new IpMatcher(limits.exempt);
+    this.exempt = new AddressRanges(limits.exempt);
     this.global = limiterFor(limits.global);
     for (const [name, limit] of Object.entries(limits.messages) as [RouteName, RateLimit][]) {
       this.perRoute.set(name, limiterFor(limit));
@@ -32,7 +32,7 @@ export class MessageLimiter {
 
   /** Counts one message; resolves undefined when allowed, or with the limit it broke. */
   async consume(ip: string, route: RouteName): Promise<RateLimitExceeded | undefined> {
-    if (this.exempt.matches(ip)) return undefined;
+    if (this.exempt.has(ip)) return undefined;
     const checks: [RateLimiterMemory, string][] = [
       [this.global, `${describe(this.limits.global)} messages`],
     ];

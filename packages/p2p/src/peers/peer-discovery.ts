@@ -1,5 +1,4 @@
-import type { Logger } from '@lni/kernel';
-import { IpMatcher, LOCAL_RANGES, normaliseIp } from '../limits/ip-matcher.js';
+import { type Logger, AddressRanges } from '@lni/kernel';
 import type { PeerAddressEntry } from '../wire/messages.js';
 import { peerKey } from './peer.js';
 import type { PeerNetwork } from './peer-network.js';
@@ -16,9 +15,23 @@ export interface PeerDiscoveryDependencies {
 const PEERS_ASKED = 8;
 const TAKEN_PER_PEER = 50;
 
+/** Loopback, private, link-local and unspecified ranges: not addresses to learn from strangers. */
+const LOCAL_RANGES = new AddressRanges([
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '::/128',
+  '::1/128',
+  'fc00::/7',
+  'fe80::/10',
+]);
+
 /** Finds peers through the peers our peers know, up to the cap, and refreshes known ones. */
 export class PeerDiscovery {
-  private readonly local = new IpMatcher(LOCAL_RANGES);
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: PeerDiscoveryDependencies) {}
@@ -32,7 +45,8 @@ export class PeerDiscovery {
       asked.map(async (client) => {
         try {
           for (const entry of shuffle([...(await client.peers())]).slice(0, TAKEN_PER_PEER)) {
-            candidates.set(peerKey(normaliseIp(entry.ip), entry.port), entry);
+            // The reply's addresses are in one form (the codec refuses what is no address).
+            candidates.set(peerKey(entry.ip, entry.port), entry);
           }
         } catch (error) {
           network.reportFailure(client, error);
@@ -40,12 +54,11 @@ export class PeerDiscovery {
       }),
     );
     let added = 0;
-    for (const { ip: address, port } of candidates.values()) {
-      const ip = normaliseIp(address);
+    for (const { ip, port } of candidates.values()) {
       if (peers.isFull) break;
       if (port === 0 || peers.has(ip, port) || network.isSelf(ip, port)) continue;
       // A stranger listing 127.0.0.1 or 10.x would make us dial into our own network.
-      if (!this.deps.acceptLocalPeers && this.local.matches(ip)) continue;
+      if (!this.deps.acceptLocalPeers && LOCAL_RANGES.has(ip)) continue;
       try {
         if ((await network.connect(ip, port)) === 'added') added += 1;
       } catch (error) {

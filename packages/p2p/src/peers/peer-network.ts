@@ -1,7 +1,6 @@
-import type { Logger } from '@lni/kernel';
+import { type Logger, canonicalAddress } from '@lni/kernel';
 import type { Chain } from '@lni/state/contracts';
 import { isNotReady, MalformedAnswerError, PeerResponseError } from '../errors.js';
-import { normaliseIp } from '../limits/ip-matcher.js';
 import type { OutgoingThrottle } from '../limits/outgoing-throttle.js';
 import { PeerConnection } from '../transport/peer-connection.js';
 import type { StatusReply } from '../wire/messages.js';
@@ -61,7 +60,7 @@ export class PeerNetwork {
   }
 
   client(ip: string, port: number): PeerClient | undefined {
-    return this.clients.get(peerKey(normaliseIp(ip), port));
+    return this.clients.get(peerKey(canonicalAddress(ip), port));
   }
 
   get connectedCount(): number {
@@ -70,7 +69,7 @@ export class PeerNetwork {
 
   /** Dials a peer once at a time; resolves with what became of it, rejects when it failed. */
   connect(ipAddress: string, port: number, options: ConnectOptions = {}): Promise<ConnectOutcome> {
-    const ip = normaliseIp(ipAddress);
+    const ip = canonicalAddress(ipAddress);
     const key = peerKey(ip, port);
     const pending = this.dialling.get(key);
     if (pending) return pending;
@@ -80,7 +79,7 @@ export class PeerNetwork {
   }
 
   isDialling(ip: string, port: number): boolean {
-    return this.dialling.has(peerKey(normaliseIp(ip), port));
+    return this.dialling.has(peerKey(canonicalAddress(ip), port));
   }
 
   /** Asks every connected peer for its status; a peer no longer verified is dropped. */
@@ -158,7 +157,7 @@ export class PeerNetwork {
   }
 
   isSelf(ipAddress: string, port: number): boolean {
-    const ip = normaliseIp(ipAddress);
+    const ip = canonicalAddress(ipAddress);
     if (port !== this.deps.listeningPort()) return false;
     return ip === this.deps.host || ip === '::1' || ip.startsWith('127.') || ip === '0.0.0.0';
   }

@@ -1,5 +1,4 @@
-import type { Logger } from '@lni/kernel';
-import { IpMatcher } from '../limits/ip-matcher.js';
+import { type Logger, AddressRanges } from '@lni/kernel';
 
 const SWEEP_AT = 10_000;
 
@@ -51,12 +50,12 @@ export class PenaltyBox {
     { score: number; bannedUntil?: number; lastReason?: string; lastAt: number }
   >();
   private readonly banListeners = new Set<(ip: string, until: number) => void>();
-  private readonly exempt: IpMatcher;
+  private readonly exempt: AddressRanges;
   private readonly now: () => number;
 
   constructor(private readonly deps: PenaltyBoxDependencies) {
     this.now = deps.now ?? Date.now;
-    this.exempt = new IpMatcher(deps.exempt ?? []);
+    this.exempt = new AddressRanges(deps.exempt ?? []);
   }
 
   /** Takes back standings kept from an earlier run; those already over are dropped. */
@@ -74,7 +73,7 @@ export class PenaltyBox {
 
   /** Adds the points of `kind`; returns true when this penalty banned the IP. */
   penalise(ip: string, kind: Misbehaviour, reason: string): boolean {
-    if (this.exempt.matches(ip)) {
+    if (this.exempt.has(ip)) {
       this.deps.logger.debug({ ip, kind, reason }, 'Misbehaviour from an exempt IP, not penalised');
       return false;
     }

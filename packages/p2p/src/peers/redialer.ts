@@ -1,5 +1,4 @@
-import type { Logger } from '@lni/kernel';
-import { normaliseIp } from '../limits/ip-matcher.js';
+import { type Logger, canonicalAddress } from '@lni/kernel';
 import { peerKey } from './peer.js';
 import type { PeerNetwork } from './peer-network.js';
 import type { PeerRepository } from './peer-repository.js';
@@ -54,7 +53,7 @@ export class Redialer {
 
   /** A peer was just lost: dial it again after the shortest wait. */
   lost(ip: string, port: number): void {
-    this.attempts.set(peerKey(normaliseIp(ip), port), {
+    this.attempts.set(peerKey(canonicalAddress(ip), port), {
       failures: 0,
       nextAt: Date.now() + this.deps.minDelayMs,
     });
@@ -78,7 +77,7 @@ export class Redialer {
     const seeds = this.deps.seeds.map((peer) => ({ ...peer, seed: true }));
     const lost = this.deps.peers.lost().map((peer) => ({ ...peer, seed: false }));
     for (const { ip: address, port, seed } of [...seeds, ...lost]) {
-      const ip = normaliseIp(address);
+      const ip = canonicalAddress(address);
       const key = peerKey(ip, port);
       if (seen.has(key) || this.deps.network.isSelf(ip, port)) continue;
       seen.add(key);

@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import { normaliseIp } from '../limits/ip-matcher.js';
+import { canonicalAddress } from '@lni/kernel';
 
 /**
  * The IPv4 /24 an address belongs to (`10.0.0` for 10.0.0.7), by which ARK limits how many
@@ -8,7 +8,7 @@ import { normaliseIp } from '../limits/ip-matcher.js';
  * networks run every node on 127.0.0.1.
  */
 export function subnetOf(ip: string): string | undefined {
-  const address = normaliseIp(ip);
+  const address = canonicalAddress(ip);
   if (isIPv6(address) || address.startsWith('127.')) return undefined;
   return address.split('.').slice(0, 3).join('.');
 }

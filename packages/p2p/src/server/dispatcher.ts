@@ -1,6 +1,5 @@
-import type { Logger } from '@lni/kernel';
+import type { Logger, AddressRanges } from '@lni/kernel';
 import type { PeerAddress } from '@lni/state/contracts';
-import type { IpMatcher } from '../limits/ip-matcher.js';
 import type { MessageLimiter } from '../limits/message-limiter.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
 import type { VersionPolicy } from '../peers/version-policy.js';
@@ -35,7 +34,7 @@ export type RequestResult = 'ok' | 'refused' | 'malformed' | 'rateLimited' | 'fa
 export interface DispatcherDeps {
   readonly peers: PeerRepository;
   readonly limiter: MessageLimiter;
-  readonly remoteAccess: IpMatcher;
+  readonly remoteAccess: AddressRanges;
   readonly versions: VersionPolicy;
   readonly publicHandlers: PublicHandlers;
   readonly internalHandlers: InternalHandlers;
@@ -127,7 +126,7 @@ export class Dispatcher {
   private async checked(route: RouteName, payload: Buffer, ip: string): Promise<Buffer> {
     const { peers, limiter, remoteAccess } = this.deps;
     if (peers.isBanned(ip)) throw new RouteError(403, `${ip} is banned`);
-    if (isInternalRoute(route) && !remoteAccess.matches(ip)) {
+    if (isInternalRoute(route) && !remoteAccess.has(ip)) {
       this.misbehaved(ip, 'malformedMessage', `internal route ${route} from outside remoteAccess`);
       throw new RouteError(403, `${route} is internal: ${ip} is not in remoteAccess`);
     }

@@ -1,9 +1,8 @@
-import type { EventBus, Logger } from '@lni/kernel';
+import { type EventBus, type Logger, AddressRanges } from '@lni/kernel';
 import type { Chain } from '@lni/state/contracts';
 import type { P2POptions } from '../config.js';
 import type { ForgingSource } from '@lni/state/contracts';
 import { ConnectionGate } from '../limits/connection-gate.js';
-import { IpMatcher } from '../limits/ip-matcher.js';
 import { MessageLimiter } from '../limits/message-limiter.js';
 import type { PeerNetwork } from '../peers/peer-network.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
@@ -73,7 +72,7 @@ export class P2PServer {
     const dispatcher = new Dispatcher({
       peers: peerRepository,
       limiter: new MessageLimiter(p2pOptions.rateLimits),
-      remoteAccess: new IpMatcher(p2pOptions.remoteAccess),
+      remoteAccess: new AddressRanges(p2pOptions.remoteAccess),
       versions: deps.versions,
       publicHandlers,
       internalHandlers,

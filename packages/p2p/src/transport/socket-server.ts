@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { Logger } from '@lni/kernel';
-import { normaliseIp } from '../limits/ip-matcher.js';
+import { type Logger, canonicalAddress } from '@lni/kernel';
 import { MAX_MESSAGE_BYTES } from '../wire/routes.js';
 import { ServerConnection, type InboundRequest } from './server-connection.js';
 
@@ -96,7 +95,7 @@ export class SocketServer {
   }
 
   private accept(ws: import('ws').WebSocket, socket: Socket): void {
-    const ip = normaliseIp(socket.remoteAddress ?? '');
+    const ip = canonicalAddress(socket.remoteAddress ?? '');
     const connection = new ServerConnection(ws, {
       ip,
       socketId: `${Date.now()}:${this.idPrefix}:${(this.counter = (this.counter + 1) % 100_000)}`,

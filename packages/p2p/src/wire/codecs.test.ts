@@ -96,6 +96,13 @@ describe('the wire codecs against ARK Core 3.9.1', () => {
     ];
     expect(ark.getPeers.response.deserialize(getPeersCodec.encodeReply(peers))).toEqual(peers);
     expect(getPeersCodec.decodeReply(ark.getPeers.response.serialize(peers))).toEqual(peers);
+    // An IPv4-mapped address is read as its IPv4 form; what is no address refuses the reply.
+    const mapped = ark.getPeers.response.serialize([{ ip: '::ffff:10.77.0.9', port: 4000 }]);
+    expect(getPeersCodec.decodeReply(mapped)).toEqual([{ ip: '10.77.0.9', port: 4000 }]);
+    for (const ip of ['127.1', 'localhost', '']) {
+      const reply = ark.getPeers.response.serialize([{ ip, port: 4000 }]);
+      expect(() => getPeersCodec.decodeReply(reply), ip).toThrow('peers[0].ip is not an address');
+    }
 
     const request = { ids: ['123', 'ab'.repeat(32)], headers: { version: '3.9.1', port: 4002 } };
     const decodedByArk = ark.getCommonBlocks.request.deserialize(

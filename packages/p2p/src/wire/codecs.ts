@@ -1,4 +1,5 @@
 import { headerToWire, isBlockId } from '@lni/crypto';
+import { parseAddress } from '@lni/kernel';
 import type { BlockReference } from '@lni/crypto';
 import type {
   BlocksRequest,
@@ -182,11 +183,12 @@ export const getPeersCodec: RouteCodec<PeersRequest, readonly PeerAddressEntry[]
       throw new WireError(`getPeers reply lists more than ${MAX_PEERS_PER_REPLY} peers`);
     }
     return peers.map((peer, index) => {
-      const ip = peer['ip'];
-      if (typeof ip !== 'string' || ip.length === 0 || ip.length > 45) {
-        throw new WireError(`peers[${index}].ip is not an address`);
-      }
-      return { ip, port: integerIn(peer, 'port', 0, 65_535, `peers[${index}]`) };
+      const text = peer['ip'];
+      // Only addresses, in one form: `127.1` or a host name would be dialled wherever the
+      // resolver says, past the local-range check of discovery.
+      const ip = typeof text === 'string' && text.length <= 45 ? parseAddress(text) : undefined;
+      if (ip === undefined) throw new WireError(`peers[${index}].ip is not an address`);
+      return { ip: ip.toString(), port: integerIn(peer, 'port', 0, 65_535, `peers[${index}]`) };
     });
   },
 };
