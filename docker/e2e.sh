@@ -274,6 +274,7 @@ compose() {
   LNI_IMAGE="$IMAGE" LNI_NODE_IMAGE="$NODE_IMAGE" LNI_POSTGRES_IMAGE="$POSTGRES_IMAGE" \
     LNI_P2P_PORT="$P2P_PORT" LNI_API_PORT="$API_PORT" LNI_FORGING_SUBNET="$FORGING_SUBNET" \
     LNI_HAPROXY_IMAGE="$HAPROXY_IMAGE" LNI_LB_API_PORT="$LB_PORT" LNI_API_LB_SUBNET="$LB_SUBNET" \
+    LNI_API_UPSTREAM_SUBNET="$UPSTREAM_SUBNET" LNI_API_UPSTREAM_NODES="$UPSTREAM_NODES" \
     "${COMPOSE[@]}" -p "$PROJECT" -f docker/compose.yml "${PROFILE_ARGS[@]}" "$@"
 }
 
@@ -521,7 +522,11 @@ main() {
   FORGING_SUBNET="172.30.$octet.$((RANDOM % 32 * 8))/29"
   # HAProxy's network with the api nodes: beside the forging network, never overlapping it.
   LB_SUBNET="172.30.$(((octet + 128) % 256)).$((RANDOM % 8 * 32))/27"
-  log "project $PROJECT: P2P on $P2P_PORT, API on $API_PORT, HAProxy on $LB_PORT, forging network $FORGING_SUBNET, HAProxy's network $LB_SUBNET"
+  # The relay's network with the api nodes, a third range; its containers in the upper half.
+  local upstream="172.30.$(((octet + 64) % 256)).$((RANDOM % 4 * 64))"
+  UPSTREAM_SUBNET="$upstream/26"
+  UPSTREAM_NODES="${upstream%.*}.$((${upstream##*.} + 32))/27"
+  log "project $PROJECT: P2P on $P2P_PORT, API on $API_PORT, HAProxy on $LB_PORT, forging network $FORGING_SUBNET, HAProxy's network $LB_SUBNET, the relay's with the api nodes $UPSTREAM_SUBNET"
   timed "docker-compose up, 2 blocks forged" up_and_forging
   check_running_node
   local skip

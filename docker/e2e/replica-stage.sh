@@ -121,6 +121,34 @@ submission_reaches_relay() {
   every_node_has "$id" 30
 }
 
+# The relay limits the client an api node names, not the api node: it trusts the addresses of
+# `api-upstream`, where the api nodes reach it. One client (named by the host, which the api
+# nodes trust on `api-lb`) sends 330 forwarded requests straight to two api nodes, in turn:
+# each counts at most 165 of its 300, the relay all of them, so the 429 is the relay's, for that
+# client. Not through HAProxy, whose own limit would answer first.
+relay_sees_the_client() {
+  local network="${PROJECT}_api-lb" nodes=() id answer
+  for id in $(compose ps -q api); do
+    nodes+=("$("$DOCKER" inspect --format "{{(index .NetworkSettings.Networks \"$network\").IPAddress}}" "$id")")
+  done
+  ((${#nodes[@]} >= 2)) || fail "found ${#nodes[@]} api nodes on $network, not 2 or more"
+  answer="$(node -e '
+    const [client, ...nodes] = process.argv.slice(1);
+    (async () => {
+      for (let i = 0; i < 330; i++) {
+        const url = `http://${nodes[i % 2]}:4003/api/transactions/unconfirmed`;
+        const r = await fetch(url, { headers: { "x-forwarded-for": client } });
+        if (r.status === 429) return console.log(i + 1, (await r.json()).message);
+        if (!r.ok) return console.log(i + 1, `HTTP ${r.status} from ${url}`);
+      }
+      console.log("330 requests, none refused");
+    })().catch((error) => { console.error(error.message); process.exit(1); });
+  ' 198.51.100.7 "${nodes[@]:0:2}")" || fail "requests to the api nodes at ${nodes[*]} failed"
+  [[ "$answer" =~ ^30[0-9]\ rate\ limit\ .*\ for\ 198\.51\.100\.7$ ]] ||
+    fail "330 forwarded requests of 198.51.100.7 via two api nodes: '$answer'"
+  log "the relay limits the client behind the api nodes: request ${answer%% *} answered 429 for 198.51.100.7"
+}
+
 one_node_stops() {
   local id code answered=0 i
   id="$(compose ps -q api | head -1)"
@@ -142,6 +170,7 @@ replica_stage() {
   api_nodes_see_the_client
   timed "$API_NODES api nodes answering via HAProxy" every_node_follows 60
   timed "transfer via HAProxy: relay, block, api nodes" submission_reaches_relay
+  relay_sees_the_client
   one_node_stops
   TIMINGS+=("$(printf '%-44s %4ss' "replica stage in all" $((SECONDS - start)))")
 }
