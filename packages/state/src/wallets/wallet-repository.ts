@@ -1,8 +1,9 @@
 import { WalletError } from './errors.js';
-import { FieldIndex, type WalletSlot } from './field-index.js';
-import { WALLET_FIELDS, type WalletField, type WalletPart } from './fields.js';
+import type { FieldIndex, WalletSlot } from './field-index.js';
+import type { WalletField } from './fields.js';
 import type { Wallet } from './wallet.js';
 import { applyChange, emptyWallet, type WalletChange } from './wallet-change.js';
+import { WalletIndexes } from './wallet-indexes.js';
 import type { ChangeTracker, Checkpoint, WalletStore } from './wallet-store.js';
 
 export type { Checkpoint } from './wallet-store.js';
@@ -15,7 +16,8 @@ interface JournalEntry {
 
 /**
  * Every wallet of the ledger in memory, by address, public key and delegate username, with one
- * sorted index per field of WALLET_FIELDS kept current on every change. Wallets are frozen
+ * sorted index per field of WALLET_FIELDS kept current on every change (`WalletIndexes`).
+ * Wallets are frozen
  * values: a change replaces the wallet, so a wallet handed out never changes under its holder
  * and a checkpoint restores exactly by putting the earlier values back.
  */
@@ -23,38 +25,11 @@ export class WalletRepository implements WalletStore {
   readonly #byAddress = new Map<string, WalletSlot>();
   readonly #byPublicKey = new Map<string, WalletSlot>();
   readonly #byUsername = new Map<string, WalletSlot>();
-  readonly #indexes = new Map<string, FieldIndex>();
-  readonly #indexList: FieldIndex[] = [];
-  /** The indexes grouped by the wallet part their field reads: a part unchanged skips them all. */
-  readonly #indexesByPart: {
-    readonly partOf: (wallet: Wallet) => unknown;
-    readonly part: WalletPart;
-    readonly indexes: FieldIndex[];
-  }[] = [];
-  /** Indexes not kept sorted for now (a boot replay); deferIndexes' resume rebuilds them. */
-  readonly #deferred = new Set<FieldIndex>();
-  /** Deferred indexes a loaded boot left unbuilt: built on first use or by buildPendingIndexes. */
-  readonly #pending = new Set<FieldIndex>();
+  readonly #indexes = new WalletIndexes(() => this.#byAddress.values());
   readonly #journal: JournalEntry[] = [];
   #depth = 0;
   /** Addresses changed since each tracker last took them, counting committed changes only. */
   readonly #trackers = new Set<Set<string>>();
-
-  constructor() {
-    for (const field of WALLET_FIELDS) {
-      const index = new FieldIndex(field);
-      this.#indexes.set(field.path, index);
-      this.#indexList.push(index);
-      const group = this.#indexesByPart.find((candidate) => candidate.part === field.part);
-      if (group) group.indexes.push(index);
-      else
-        this.#indexesByPart.push({
-          part: field.part,
-          partOf: partReader(field.part),
-          indexes: [index],
-        });
-    }
-  }
 
   /** Number of wallets held. */
   get size(): number {
@@ -102,14 +77,7 @@ export class WalletRepository implements WalletStore {
 
   /** The sorted index of a field of WALLET_FIELDS. */
   index(field: WalletField | string): FieldIndex {
-    const path = typeof field === 'string' ? field : field.path;
-    const index = this.#indexes.get(path);
-    if (!index) throw new WalletError('ERR_WALLET_INVALID_VALUE', `${path}: not an indexed field`);
-    if (this.#pending.has(index)) this.#buildPending(index);
-    if (this.#deferred.has(index)) {
-      throw new WalletError('ERR_WALLET_INDEX_DEFERRED', `${path}: index deferred until resumed`);
-    }
-    return index;
+    return this.#indexes.get(typeof field === 'string' ? field : field.path);
   }
 
   /**
@@ -118,20 +86,12 @@ export class WalletRepository implements WalletStore {
    * transaction; re-sorting those trees of every wallet each time would cost most of the replay.
    */
   deferIndexes(paths: readonly string[]): () => void {
-    const indexes = paths.map((path) => this.index(path));
-    for (const index of indexes) this.#deferred.add(index);
-    return () => {
-      for (const index of indexes) {
-        if (!this.#deferred.delete(index)) continue;
-        index.clear();
-        fillSorted(index, this.#byAddress.values());
-      }
-    };
+    return this.#indexes.defer(paths);
   }
 
   /** Indexes a `load` with `indexes: 'later'` has not built yet. */
   get pendingIndexes(): number {
-    return this.#pending.size;
+    return this.#indexes.pendingCount;
   }
 
   /**
@@ -140,17 +100,7 @@ export class WalletRepository implements WalletStore {
    * event loop sorts every index.
    */
   buildPendingIndex(): boolean {
-    const [next] = this.#pending;
-    if (!next) return false;
-    this.#buildPending(next);
-    return true;
-  }
-
-  #buildPending(index: FieldIndex): void {
-    this.#pending.delete(index);
-    this.#deferred.delete(index);
-    index.clear();
-    fillSorted(index, this.#byAddress.values());
+    return this.#indexes.buildNextPending();
   }
 
   /**
@@ -210,15 +160,15 @@ export class WalletRepository implements WalletStore {
         if (next === undefined) continue;
         const fresh: WalletSlot = { wallet: next };
         this.#byAddress.set(address, fresh);
-        this.#indexSlot(fresh, 'insert');
+        this.#indexes.add(fresh);
         moved.push({ slot: fresh, next });
       } else if (next === undefined) {
-        this.#indexSlot(slot, 'remove');
+        this.#indexes.remove(slot);
         this.#byAddress.delete(address);
         moved.push({ slot, previous: slot.wallet });
       } else {
         const previous = slot.wallet;
-        this.#reindex(slot, next);
+        this.#indexes.replace(slot, next);
         moved.push({ slot, previous, next });
       }
       this.#committed(address);
@@ -228,8 +178,8 @@ export class WalletRepository implements WalletStore {
   }
 
   /**
-   * Adds many new wallets at once, as a boot rebuild does: each index is filled in sorted order,
-   * which the tree appends without searching. All wallets are validated (unknown address,
+   * Adds many new wallets at once, as a boot rebuild does: each index is filled in sorted order.
+   * All wallets are validated (unknown address,
    * unique public keys and usernames) before any is added, so a refusal adds nothing.
    * `indexes: 'later'` (a loaded boot) leaves the sorted indexes to be built on first use or by
    * buildPendingIndex, once the node answers: sorting every index of every wallet is most of
@@ -283,14 +233,7 @@ export class WalletRepository implements WalletStore {
       this.#setKeys(slot, undefined, slot.wallet);
       if (this.#depth === 0) this.#committed(slot.wallet.address);
     }
-    for (const index of this.#indexList) {
-      if (this.#deferred.has(index)) continue;
-      if (options.indexes === 'now') fillSorted(index, slots);
-      else {
-        this.#deferred.add(index);
-        this.#pending.add(index);
-      }
-    }
+    this.#indexes.addAll(slots, options.indexes);
   }
 
   /** Opens a checkpoint: every change after it can be undone with `rollback`. */
@@ -375,50 +318,20 @@ export class WalletRepository implements WalletStore {
     const slot: WalletSlot = { wallet };
     this.#byAddress.set(wallet.address, slot);
     this.#setKeys(slot, undefined, wallet);
-    this.#indexSlot(slot, 'insert');
+    this.#indexes.add(slot);
   }
 
   #delete(slot: WalletSlot): void {
     const wallet = slot.wallet;
-    this.#indexSlot(slot, 'remove');
+    this.#indexes.remove(slot);
     this.#setKeys(slot, wallet, undefined);
     this.#byAddress.delete(wallet.address);
   }
 
-  /** Adds the slot to (or removes it from) every index its wallet has a value for. */
-  #indexSlot(slot: WalletSlot, action: 'insert' | 'remove'): void {
-    for (const index of this.#indexList) {
-      if (index.field.read(slot.wallet) !== undefined && !this.#deferred.has(index)) {
-        index[action](slot);
-      }
-    }
-  }
-
   #replace(slot: WalletSlot, next: Wallet): void {
     const previous = slot.wallet;
-    this.#reindex(slot, next);
+    this.#indexes.replace(slot, next);
     this.#setKeys(slot, previous, next);
-  }
-
-  /** Indexes hold only wallets with a value; a field is re-sorted only when its value changed. */
-  #reindex(slot: WalletSlot, next: Wallet): void {
-    const previous = slot.wallet;
-    const stale: FieldIndex[] = [];
-    const fresh: FieldIndex[] = [];
-    for (const { partOf, indexes } of this.#indexesByPart) {
-      if (partOf(previous) === partOf(next)) continue;
-      for (const index of indexes) {
-        if (this.#deferred.has(index)) continue;
-        const before = index.field.read(previous);
-        const after = index.field.read(next);
-        if (before === after) continue;
-        if (before !== undefined) stale.push(index);
-        if (after !== undefined) fresh.push(index);
-      }
-    }
-    for (const index of stale) index.remove(slot);
-    slot.wallet = next;
-    for (const index of fresh) index.insert(slot);
   }
 
   /** Forgets the keys `previous` had, where they still name this slot. */
@@ -449,24 +362,4 @@ export class WalletRepository implements WalletStore {
       if (newName !== undefined) this.#byUsername.set(newName, slot);
     }
   }
-}
-
-/** Inserts the slots that have a value for the index's field in its order, which the tree appends. */
-function fillSorted(index: FieldIndex, slots: Iterable<WalletSlot>): void {
-  const read = index.field.read;
-  const present = [...slots].filter((slot) => read(slot.wallet) !== undefined);
-  present.sort(index.compareSlots);
-  for (const slot of present) index.insert(slot);
-}
-
-const TOP_LEVEL = new Set<WalletPart>(['address', 'publicKey', 'balance', 'nonce']);
-
-/** Reads the part of a wallet a field reads; unchanged by reference means the field is unchanged. */
-function partReader(part: WalletPart): (wallet: Wallet) => unknown {
-  if (TOP_LEVEL.has(part)) {
-    const key = part as 'address' | 'publicKey' | 'balance' | 'nonce';
-    return (wallet) => wallet[key];
-  }
-  const attribute = part as keyof Wallet['attributes'];
-  return (wallet) => wallet.attributes[attribute];
 }
