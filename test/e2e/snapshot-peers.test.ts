@@ -1,5 +1,5 @@
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import { eventually, freePort } from '../support/free-port.js';
 import { startLedgerNode, type LedgerNode } from '../support/ledger-node.js';
 import { copyConfig, joinLoopback, publishConfig } from '../support/loopback-peers.js';
 import { ApiClient, startNode, stopNode, type NodeDirs } from '../support/node-harness.js';
-import { createTestDatabase, databaseEnv, postgresSkipReason } from '../support/postgres.js';
+import { createTestDatabase, postgresSkipReason } from '../support/postgres.js';
+import { createSnapshot, writeDatabaseEnv } from '../support/snapshot-target.js';
 
 type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
 
@@ -30,12 +31,7 @@ describe.skipIf(postgresSkipReason)('snapshot:restore asks the network', () => {
     const config = join(root, name, 'config');
     await copyConfig(core.config, config);
     await joinLoopback(config, [{ ip: '127.0.0.1', port: p2pPort }]);
-    await writeFile(
-      join(config, '.env'),
-      Object.entries(databaseEnv(database.connection))
-        .map(([key, value]) => `${key}=${value}`)
-        .join('\n'),
-    );
+    await writeDatabaseEnv(config, database.connection);
     return ['--config', config, '--data', join(root, name, 'data')];
   };
 
@@ -67,15 +63,7 @@ describe.skipIf(postgresSkipReason)('snapshot:restore asks the network', () => {
   it("restores a snapshot of the peer's chain, which the peer confirms", async () => {
     expect(await stopNode(running)).toBe(0);
     const file = join(root, 'core.snapshot.tar.gz');
-    const create = runKernel([
-      'snapshot:create',
-      '--config',
-      core.config,
-      '--data',
-      core.data,
-      '--to',
-      file,
-    ]);
+    const create = createSnapshot(core, file);
     expect((await create.exited()).code, create.stderr()).toBe(0);
     running = startNode('core', core, coreEnv);
     await eventually(() => coreApi.get('/node/status'), 90_000, 'the restarted core API');
@@ -89,23 +77,10 @@ describe.skipIf(postgresSkipReason)('snapshot:restore asks the network', () => {
   it('refuses a snapshot of another chain of the network, which the peer does not hold', async () => {
     // The same network's genesis, forged on by another node: a chain the network never had.
     other = await startLedgerNode();
-    await writeFile(
-      join(other.kernel.paths.config, '.env'),
-      Object.entries(databaseEnv(other.databaseConnection))
-        .map(([key, value]) => `${key}=${value}`)
-        .join('\n'),
-    );
+    await writeDatabaseEnv(other.kernel.paths.config, other.databaseConnection);
     for (let block = 0; block < 2; block += 1) await other.forge([]);
     const file = join(root, 'other.snapshot.tar.gz');
-    const create = runKernel([
-      'snapshot:create',
-      '--config',
-      other.kernel.paths.config,
-      '--data',
-      other.kernel.paths.data,
-      '--to',
-      file,
-    ]);
+    const create = createSnapshot(other.kernel.paths, file);
     expect((await create.exited()).code, create.stderr()).toBe(0);
 
     const args = await newNode('refused');

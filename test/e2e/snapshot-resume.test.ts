@@ -21,7 +21,12 @@ import {
   postgresSkipReason,
   type ServerConnection,
 } from '../support/postgres.js';
-import { nodeConfig, storedTip } from '../support/snapshot-target.js';
+import {
+  createSnapshot,
+  nodeConfig,
+  storedTip,
+  writeDatabaseEnv,
+} from '../support/snapshot-target.js';
 
 const { pubKeyHash } = loadNetworkConfig(join(TESTNET, 'crypto')).network;
 /** Enough signatures that checking them takes seconds on the worker threads. */
@@ -119,11 +124,7 @@ describe.skipIf(postgresSkipReason)('kernel snapshot:restore after an interrupti
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'lni-snapshot-resume-'));
     node = await startLedgerNode();
-    const source = await nodeConfig(root, 'source', node.databaseConnection);
-    await writeFile(
-      join(node.kernel.paths.config, '.env'),
-      await readFile(join(source.config, '.env')),
-    );
+    await writeDatabaseEnv(node.kernel.paths.config, node.databaseConnection);
     const { secrets } = JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as {
       secrets: string[];
     };
@@ -145,15 +146,7 @@ describe.skipIf(postgresSkipReason)('kernel snapshot:restore after an interrupti
     }
     tip = (await api.get('/blocks/last')).data.height as number;
     snapshot = join(root, 'testnet.snapshot.tar.gz');
-    const create = runKernel([
-      'snapshot:create',
-      '--config',
-      node.kernel.paths.config,
-      '--data',
-      node.kernel.paths.data,
-      '--to',
-      snapshot,
-    ]);
+    const create = createSnapshot(node.kernel.paths, snapshot);
     expect((await create.exited()).code, create.stderr()).toBe(0);
   }, 300_000);
 

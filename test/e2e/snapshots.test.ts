@@ -14,7 +14,12 @@ import {
   type LedgerNode,
 } from '../support/ledger-node.js';
 import { createTestDatabase, postgresSkipReason } from '../support/postgres.js';
-import { nodeConfig, storedTip } from '../support/snapshot-target.js';
+import {
+  createSnapshot,
+  nodeConfig,
+  storedTip,
+  writeDatabaseEnv,
+} from '../support/snapshot-target.js';
 
 const { pubKeyHash } = loadNetworkConfig(join(TESTNET, 'crypto')).network;
 
@@ -41,11 +46,7 @@ describe.skipIf(postgresSkipReason)('kernel snapshot:create and snapshot:restore
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'lni-snapshots-'));
     node = await startLedgerNode();
-    const source = await nodeConfig(root, 'source', node.databaseConnection);
-    await writeFile(
-      join(node.kernel.paths.config, '.env'),
-      await readFile(join(source.config, '.env')),
-    );
+    await writeDatabaseEnv(node.kernel.paths.config, node.databaseConnection);
     target = await createTestDatabase();
     targetPaths = await nodeConfig(root, 'target', target.connection);
     await mkdir(targetPaths.data, { recursive: true });
@@ -80,15 +81,7 @@ describe.skipIf(postgresSkipReason)('kernel snapshot:create and snapshot:restore
   });
 
   it('writes the chain of a running node with its manifest', async () => {
-    const create = runKernel([
-      'snapshot:create',
-      '--config',
-      node.kernel.paths.config,
-      '--data',
-      node.kernel.paths.data,
-      '--to',
-      snapshot,
-    ]);
+    const create = createSnapshot(node.kernel.paths, snapshot);
     expect((await create.exited()).code).toBe(0);
     const api = new ApiClient(node.api);
     const last = (await api.get('/blocks/last')).data;

@@ -1,19 +1,41 @@
+import { runKernel, type KernelProcess } from '@lni/cli/testing';
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { TESTNET } from './ledger-node.js';
 import { databaseEnv, type ServerConnection } from './postgres.js';
 
-/** A config directory of the testnet whose .env points the node at `connection`. */
-export async function nodeConfig(root: string, name: string, connection: ServerConnection) {
-  const config = join(root, name, 'config');
-  await cp(join(TESTNET, 'crypto'), join(config, 'crypto'), { recursive: true });
+/** Points the node of the config directory `config` at `connection`, through its .env. */
+export async function writeDatabaseEnv(config: string, connection: ServerConnection) {
   await writeFile(
     join(config, '.env'),
     Object.entries(databaseEnv(connection))
       .map(([key, value]) => `${key}=${value}`)
       .join('\n'),
   );
+}
+
+/** `kernel snapshot:create --to file` of the node at `paths`, as an operator runs it. */
+export function createSnapshot(
+  paths: { readonly config: string; readonly data: string },
+  file: string,
+): KernelProcess {
+  return runKernel([
+    'snapshot:create',
+    '--config',
+    paths.config,
+    '--data',
+    paths.data,
+    '--to',
+    file,
+  ]);
+}
+
+/** A config directory of the testnet whose .env points the node at `connection`. */
+export async function nodeConfig(root: string, name: string, connection: ServerConnection) {
+  const config = join(root, name, 'config');
+  await cp(join(TESTNET, 'crypto'), join(config, 'crypto'), { recursive: true });
+  await writeDatabaseEnv(config, connection);
   return { config, data: join(root, name, 'data'), log: join(root, name, 'log', 'node.log') };
 }
 
