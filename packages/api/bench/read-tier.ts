@@ -16,7 +16,6 @@
  * POOL_SIZE the api nodes' database poolSize).
  * Needs PostgreSQL's server binaries (test/support/pg-replica.ts).
  */
-import Nes from '@hapi/nes';
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
 import { loadNetworkConfig } from '@lni/crypto';
 import autocannon from 'autocannon';
@@ -24,13 +23,13 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import pg from 'pg';
 import { eventually, freePort } from '../../../test/support/free-port.js';
 import { startNode, stopNode, writeSingleNodeApp } from '../../../test/support/node-harness.js';
 import { startPgReplica, type PgReplica } from '../../../test/support/pg-replica.js';
 import { connectionOptions, databaseEnv } from '../../../test/support/postgres.js';
 import { scrape } from '../../../test/support/prometheus.js';
 import { buildVotingChain, votingChainBlocks } from '../../../test/support/voting-chain.js';
+import { LiveLag } from './live-lag.js';
 import { runMix } from './load.js';
 
 const env = process.env;
@@ -62,41 +61,11 @@ const sizes = {
 const epochMs =
   Math.floor((Date.now() - (votingChainBlocks(sizes) + 60) * BLOCKTIME * 1000) / 1000) * 1000;
 
-// Declared before the top-level run below uses it (classes are not hoisted).
-/** Lags in ms, kept per phase of the bench (the load the api node is under meanwhile). */
-class LagFollower {
-  phase = 'quiet';
-  readonly #lags = new Map<string, number[]>();
-
-  record(ms: number): void {
-    const list = this.#lags.get(this.phase) ?? [];
-    list.push(ms);
-    this.#lags.set(this.phase, list);
-  }
-
-  report(): void {
-    const all = [...this.#lags.values()].flat();
-    for (const [phase, lags] of [...this.#lags, ['whole run', all] as const]) {
-      const sorted = [...lags].sort((a, b) => a - b);
-      const at = (q: number) =>
-        sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-      const p99 = at(0.99);
-      console.log(
-        `live delivery lag (commit on the primary → subscriber on an api node), ${phase}, ` +
-          `${sorted.length} blocks: p50 ${at(0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
-          `max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms (target p99 ≤ ${LAG_TARGET_MS} ms: ` +
-          `${p99 <= LAG_TARGET_MS ? 'met' : 'MISSED'})`,
-      );
-    }
-  }
-}
-
 const root = await mkdtemp(join(tmpdir(), 'lni-read-tier-bench-'));
 const dirs = { config: join(root, 'config'), data: join(root, 'data') };
 /** Every node started, stopped at the end whatever failed. */
 const nodes: KernelProcess[] = [];
-const listeners: pg.Client[] = [];
-const subscribers: Nes.Client[] = [];
+let lag: LiveLag | undefined;
 let pair: PgReplica | undefined;
 try {
   // Durable like an operator's primary: a commit streams to the standby when it returns.
@@ -130,7 +99,7 @@ try {
     [0, 1].map((index) => startApiNode(pair as PgReplica, index, core.uri)),
   );
   await Promise.all(apiNodes.map((node) => caughtUp(node.uri, core.tip)));
-  const lag = await followLag(pair, apiNodes[0]?.uri as string);
+  lag = await LiveLag.follow(pair, apiNodes[0]?.uri as string);
   await new Promise((resolve) => setTimeout(resolve, QUIET_SECONDS * 1000));
   lag.phase = 'route loads';
   console.log(
@@ -192,10 +161,9 @@ try {
         `${missed === 0 ? 'met' : 'MISSED'})`,
     );
   }
-  lag.report();
+  lag.report(LAG_TARGET_MS);
 } finally {
-  await Promise.all(subscribers.map((client) => client.disconnect()));
-  await Promise.all(listeners.map((client) => client.end()));
+  await lag?.close();
   for (const node of nodes.reverse()) await stopNode(node);
   await pair?.remove();
   await rm(root, { recursive: true, force: true });
@@ -411,44 +379,4 @@ function describeDifference(height: string | null, core: unknown, api: unknown):
     `core: ${JSON.stringify((coreItems as unknown[])[at ?? 0])}\n` +
     `api:  ${JSON.stringify((apiItems as unknown[])[at ?? 0])}`
   );
-}
-
-/**
- * A subscriber on the api node's block.applied and a LISTEN on the primary's commit signal,
- * from now on: each block's lag is the subscriber's receipt − the commit's NOTIFY, both timed
- * by this process's clock.
- */
-async function followLag(replica: PgReplica, apiUri: string): Promise<LagFollower> {
-  const committedAt = new Map<string, number>();
-  const pending = new Map<string, number>();
-  const follower = new LagFollower();
-  const listener = new pg.Client({
-    host: replica.primary.host,
-    port: replica.primary.port,
-    user: replica.primary.username,
-    database: replica.primary.database,
-  });
-  listeners.push(listener);
-  await listener.connect();
-  listener.on('notification', ({ payload }) => {
-    const at = performance.now();
-    const { id } = JSON.parse(payload ?? '{}') as { id?: string };
-    if (id === undefined) return;
-    const received = pending.get(id);
-    if (received === undefined) committedAt.set(id, at);
-    else follower.record(received - at);
-  });
-  await listener.query('LISTEN lni_block_committed');
-  const subscriber = new Nes.Client(`ws://${new URL(apiUri).host}`);
-  subscribers.push(subscriber);
-  await subscriber.connect({ reconnect: false });
-  await subscriber.subscribe('/events/block.applied', (message) => {
-    const at = performance.now();
-    const { id } = message as { id: string };
-    const committed = committedAt.get(id);
-    // The NOTIFY reaches this process after the standby's replay only if the primary is slow.
-    if (committed === undefined) pending.set(id, at);
-    else follower.record(at - committed);
-  });
-  return follower;
 }
