@@ -114,5 +114,6 @@ describe('migration runner on the embedded database (one connection)', () => {
       await database.close();
       await rm(directory, { recursive: true, force: true });
     }
-  });
+    // A new embedded database runs initdb in WebAssembly: seconds alone, more beside other suites.
+  }, 120_000);
 });
