@@ -1,3 +1,4 @@
+import { listOption } from '@lni/kernel';
 import Joi from 'joi';
 import { addressRule } from './route.js';
 
@@ -6,24 +7,10 @@ export interface AddressWatchOptions {
   readonly addresses: readonly string[];
 }
 
-// A list from the environment is one string: ADDRESS_WATCH_ADDRESSES=A…,B…
-const listJoi = Joi.extend({
-  type: 'list',
-  base: Joi.array(),
-  coerce: {
-    from: 'string',
-    method: (value: string) => ({
-      value: value
-        .split(',')
-        .map((item) => item.trim())
-        .filter((item) => item !== ''),
-    }),
-  },
-});
-
 export const optionsSchema: Joi.ObjectSchema<AddressWatchOptions> = Joi.object<AddressWatchOptions>(
   {
-    addresses: listJoi.list().items(addressRule).unique().default([]),
+    // An array in app.json, or comma-separated text from ADDRESS_WATCH_ADDRESSES.
+    addresses: listOption().items(addressRule).unique().default([]),
   },
 );
 
