@@ -3,15 +3,14 @@ import { addressFromPassphrase, transactionToJson, transfer } from '@lni/crypto'
 import databasePlugin from '@lni/database';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../support/free-port.js';
 import { startLedgerNode, TESTNET, type LedgerNode } from '../support/ledger-node.js';
 import { postgresSkipReason } from '../support/postgres.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 // Bodies are compared whole with what the core node answers.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -62,9 +61,7 @@ describe.skipIf(postgresSkipReason)('the API on an api node (no state, no pool)'
     const { port } = hanging.address() as AddressInfo;
     stalled = `http://127.0.0.1:${port}`;
     stranded = await startApiNode(core, { upstream: [silent, stalled], upstreamTimeoutMs: 300 });
-    sender = (
-      JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as { secrets: string[] }
-    ).secrets[0] as string;
+    sender = (await delegateSecrets(TESTNET))[0] as string;
   }, 90_000);
   afterAll(async () => {
     await stranded?.stop();

@@ -10,11 +10,11 @@ import {
   type TransactionData,
 } from '@lni/crypto';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLedgerNode, TESTNET, type LedgerNode } from '../support/ledger-node.js';
 import { postgresSkipReason } from '../support/postgres.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 // Routes of ARK Core 3.x that clients call, on a real ledger whose HTLC locks were opened,
 // claimed and refunded by transactions in blocks.
@@ -55,9 +55,7 @@ describe.skipIf(postgresSkipReason)('routes ARK 3.x consumers call', () => {
   beforeAll(async () => {
     node = await startLedgerNode();
     client = new Connection(node.api).withOptions({ timeout: 20_000 });
-    const { secrets } = JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as {
-      secrets: string[];
-    };
+    const secrets = await delegateSecrets(TESTNET);
     const wallet = (passphrase: string) => ({
       passphrase,
       address: addressFromPassphrase(passphrase, pubKeyHash),

@@ -10,14 +10,13 @@ import {
   transfer,
   type TransactionData,
 } from '@lni/crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/free-port.js';
 import { startLedgerNode, TESTNET, type LedgerNode } from '../support/ledger-node.js';
 import { postgresSkipReason } from '../support/postgres.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 // Messages are compared field by field with what the REST routes answer.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -97,9 +96,7 @@ describe.skipIf(postgresSkipReason)('live subscriptions over nes on the API port
     ws = node.api.replace(/^http/, 'ws').replace(/\/api$/, '') as `ws://${string}`;
     pubKeyHash = (node.kernel.cradle.networkConfig as { network: { pubKeyHash: number } }).network
       .pubKeyHash;
-    secrets = (
-      JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as { secrets: string[] }
-    ).secrets;
+    secrets = await delegateSecrets(TESTNET);
   }, 60_000);
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.disconnect()));

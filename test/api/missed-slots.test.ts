@@ -1,8 +1,6 @@
 import { keysFromPassphrase } from '@lni/crypto';
 import type { EventMap } from '@lni/kernel';
 import type { RoundKeeper } from '@lni/state';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,6 +11,7 @@ import {
 } from '../support/ledger-node.js';
 import { postgresSkipReason } from '../support/postgres.js';
 import { scrape, valueOf } from '../support/prometheus.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 type Missing = EventMap['forger.missing'];
 
@@ -33,9 +32,7 @@ describe.skipIf(postgresSkipReason)('missed slots of a delegate whose forger is 
 
   beforeAll(async () => {
     node = await startLedgerNode();
-    const { secrets } = JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as {
-      secrets: string[];
-    };
+    const secrets = await delegateSecrets(TESTNET);
     withheld = keysFromPassphrase(secrets[7] as string).publicKey.toString('hex');
     node.kernel.cradle.events.on('forger.missing', (payload) => {
       events.push(payload);

@@ -1,10 +1,10 @@
 import { addressFromPassphrase, loadNetworkConfig, transfer } from '@lni/crypto';
 import type { WalletPage, WalletQuery } from '@lni/state';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLedgerNode, TESTNET, type LedgerNode } from '../support/ledger-node.js';
 import { postgresSkipReason } from '../support/postgres.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 const { pubKeyHash } = loadNetworkConfig(join(TESTNET, 'crypto')).network;
 
@@ -70,9 +70,7 @@ describe.skipIf(postgresSkipReason)('wallet queries off the node’s thread', ()
   beforeAll(async () => {
     node = await startLedgerNode([], {}, { walletQueries: { inlineVisits: 0 } });
     engine = node.kernel.cradle.walletQueryEngine as unknown as Engine;
-    const { secrets } = JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as {
-      secrets: string[];
-    };
+    const secrets = await delegateSecrets(TESTNET);
     const passphrase = secrets[0] as string;
     sender = { passphrase, address: addressFromPassphrase(passphrase, pubKeyHash) };
   });

@@ -8,8 +8,6 @@ import {
   type TransactionData,
 } from '@lni/crypto';
 import type { RoundKeeper } from '@lni/state';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +20,7 @@ import {
 } from '../support/ledger-node.js';
 import { postgresSkipReason } from '../support/postgres.js';
 import { scrape, valueOf } from '../support/prometheus.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 /** Delivery timing short enough for a test: retries from 200 ms, at most 1 s apart. */
 const FAST = { firstRetryMs: 200, maxRetryMs: 1_000, pollMs: 100, timeoutMs: 2_000 };
@@ -60,9 +59,7 @@ function receiver(port: number): Promise<{ server: Server; received: Received[] 
 }
 
 async function testnetSecrets(): Promise<string[]> {
-  return (
-    JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as { secrets: string[] }
-  ).secrets;
+  return await delegateSecrets(TESTNET);
 }
 
 /** The next block of a node, forged by its slot's delegate. */

@@ -7,7 +7,7 @@ import {
   transfer,
 } from '@lni/crypto';
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -23,6 +23,7 @@ import {
   type ServerConnection,
 } from '../support/postgres.js';
 import { kernel } from '../support/shell.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 interface Node {
   readonly dirs: NodeDirs;
@@ -72,7 +73,7 @@ function p2pConnection(port: number, localAddress: string): Promise<'open' | 're
 /** Two transfers from the first delegate, nonces n+1 and n+2, posted to the node's API. */
 async function postTwoTransfers(node: Node): Promise<[string, string]> {
   const network = loadNetworkConfig(join(node.dirs.config, 'crypto'));
-  const { secrets } = JSON.parse(await readFile(join(node.dirs.config, 'delegates.json'), 'utf8'));
+  const secrets = await delegateSecrets(node.dirs.config);
   const passphrase = secrets[0] as string;
   const sender = addressFromPassphrase(passphrase, network.network.pubKeyHash);
   const recipient = addressFromPassphrase('admin test recipient', network.network.pubKeyHash);

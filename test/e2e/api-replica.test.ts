@@ -2,7 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import Nes from '@hapi/nes';
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
 import { transactionToJson, transfer } from '@lni/crypto';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { stopNode } from '../support/node-harness.js';
 import { replicaSkipReason, startPgReplica, type PgReplica } from '../support/pg-replica.js';
 import { connectionOptions } from '../support/postgres.js';
 import { forgePopulatedChain, type PopulatedChain } from '../support/populated-chain.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 // Bodies are compared whole between two nodes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -94,9 +95,7 @@ describe.skipIf(replicaSkipReason)('api nodes on a hot standby beside a core nod
     core = await startLedgerNode([], {}, {}, pair.primary);
     pubKeyHash = (core.kernel.cradle.networkConfig as { network: { pubKeyHash: number } }).network
       .pubKeyHash;
-    funder = (
-      JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as { secrets: string[] }
-    ).secrets[0] as string;
+    funder = (await delegateSecrets(TESTNET))[0] as string;
     chain = await forgePopulatedChain(core, funder, pubKeyHash);
     root = await mkdtemp(join(tmpdir(), 'lni-api-replica-'));
     for (const index of [0, 1]) {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../support/free-port.js';
 import { scrape, valueOf } from '../support/prometheus.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 // The README's start command on a fresh machine: core mode, testnet, embedded database, no peers.
 describe('first run: kernel start --mode core', () => {
@@ -63,9 +64,7 @@ describe('first run: kernel start --mode core', () => {
   it('forges a submitted transfer and finds it by address', async () => {
     const config = join(root, 'config');
     const network = loadNetworkConfig(join(config, 'crypto'));
-    const { secrets } = JSON.parse(await readFile(join(config, 'delegates.json'), 'utf8')) as {
-      secrets: string[];
-    };
+    const secrets = await delegateSecrets(config);
     const sender = secrets[0] as string;
     const senderAddress = addressFromPassphrase(sender, network.network.pubKeyHash);
     const wallet = (await get(`/wallets/${senderAddress}`)).data;

@@ -27,6 +27,7 @@ import {
   storedTip,
   writeDatabaseEnv,
 } from '../support/snapshot-target.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 const { pubKeyHash } = loadNetworkConfig(join(TESTNET, 'crypto')).network;
 /** Enough signatures that checking them takes seconds on the worker threads. */
@@ -125,9 +126,7 @@ describe.skipIf(postgresSkipReason)('kernel snapshot:restore after an interrupti
     root = await mkdtemp(join(tmpdir(), 'lni-snapshot-resume-'));
     node = await startLedgerNode();
     await writeDatabaseEnv(node.kernel.paths.config, node.databaseConnection);
-    const { secrets } = JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as {
-      secrets: string[];
-    };
+    const secrets = await delegateSecrets(TESTNET);
     const passphrase = secrets[1] as string;
     const api = new ApiClient(node.api);
     let nonce = BigInt(

@@ -20,6 +20,7 @@ import {
   storedTip,
   writeDatabaseEnv,
 } from '../support/snapshot-target.js';
+import { delegateSecrets } from '../support/delegate-secrets.js';
 
 const { pubKeyHash } = loadNetworkConfig(join(TESTNET, 'crypto')).network;
 
@@ -51,9 +52,7 @@ describe.skipIf(postgresSkipReason)('kernel snapshot:create and snapshot:restore
     targetPaths = await nodeConfig(root, 'target', target.connection);
     await mkdir(targetPaths.data, { recursive: true });
 
-    const { secrets } = JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as {
-      secrets: string[];
-    };
+    const secrets = await delegateSecrets(TESTNET);
     const passphrase = secrets[1] as string;
     const api = new ApiClient(node.api);
     let nonce = BigInt(

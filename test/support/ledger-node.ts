@@ -11,10 +11,11 @@ import databasePlugin from '@lni/database';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel, type TestKernel } from '@lni/kernel/testing';
 import statePlugin, { type RoundKeeper } from '@lni/state';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from './postgres.js';
+import { delegateSecrets } from './delegate-secrets.js';
 
 /** The testnet preset the CLI ships: its crypto files and its 51 delegates' secrets. */
 export const TESTNET = join(import.meta.dirname, '../../packages/cli/networks/testnet');
@@ -102,9 +103,7 @@ export async function startLedgerNode(
     await rm(root, { recursive: true, force: true });
     throw error;
   }
-  const { secrets } = JSON.parse(await readFile(join(TESTNET, 'delegates.json'), 'utf8')) as {
-    secrets: string[];
-  };
+  const secrets = await delegateSecrets(TESTNET);
   const delegates = new Map<string, KeyPair>(
     secrets.map((secret) => {
       const keys = keysFromPassphrase(secret);

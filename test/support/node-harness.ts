@@ -6,9 +6,10 @@ import {
   transactionToJson,
   transfer,
 } from '@lni/crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eventually } from './free-port.js';
+import { delegateSecrets } from './delegate-secrets.js';
 
 /** One node directory pair and the ports it listens on. */
 export interface NodeDirs {
@@ -133,9 +134,7 @@ export class ApiClient {
     amount: number,
   ): Promise<{ id: string; recipient: string; sender: string }> {
     const network = loadNetworkConfig(join(configDir, 'crypto'));
-    const { secrets } = JSON.parse(await readFile(join(configDir, 'delegates.json'), 'utf8')) as {
-      secrets: string[];
-    };
+    const secrets = await delegateSecrets(configDir);
     const passphrase = secrets[0] as string;
     const sender = addressFromPassphrase(passphrase, network.network.pubKeyHash);
     const recipient = addressFromPassphrase(recipientPassphrase, network.network.pubKeyHash);

@@ -24,13 +24,14 @@ import databasePlugin from '@lni/database';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel } from '@lni/kernel/testing';
 import statePlugin from '@lni/state';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, freePort } from '../../../test/support/free-port.js';
 import { startNode, stopNode, writeSingleNodeApp } from '../../../test/support/node-harness.js';
 import { createTestDatabase, databaseEnv } from '../../../test/support/postgres.js';
 import { runMix } from './load.js';
+import { delegateSecrets } from '../../../test/support/delegate-secrets.js';
 
 const TRANSACTIONS = Number(process.env.FORGING_BENCH_TRANSACTIONS ?? 1_000_000);
 const WALLETS = Number(process.env.FORGING_BENCH_WALLETS ?? 100_000);
@@ -56,9 +57,7 @@ try {
     ...['--premine', '100000000000000000', '--config', dirs.config],
   ]);
   if ((await generated.exited()).code !== 0) throw new Error('network:generate failed');
-  const { secrets } = JSON.parse(await readFile(join(dirs.config, 'delegates.json'), 'utf8')) as {
-    secrets: string[];
-  };
+  const secrets = await delegateSecrets(dirs.config);
   const started = performance.now();
   const height = await buildChain(secrets.map((secret) => keysFromPassphrase(secret)));
   console.log(

@@ -19,7 +19,7 @@
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
 import { loadNetworkConfig } from '@lni/crypto';
 import autocannon from 'autocannon';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -31,6 +31,7 @@ import { scrape } from '../../../test/support/prometheus.js';
 import { buildVotingChain, votingChainBlocks } from '../../../test/support/voting-chain.js';
 import { LiveLag } from './live-lag.js';
 import { runMix } from './load.js';
+import { delegateSecrets } from '../../../test/support/delegate-secrets.js';
 
 const env = process.env;
 const WALLETS = Number(env.WALLETS ?? 10_000);
@@ -77,9 +78,7 @@ try {
     ...['--premine', '100000000000000000', '--config', dirs.config],
   ]);
   if ((await generated.exited()).code !== 0) throw new Error('network:generate failed');
-  const { secrets } = JSON.parse(await readFile(join(dirs.config, 'delegates.json'), 'utf8')) as {
-    secrets: string[];
-  };
+  const secrets = await delegateSecrets(dirs.config);
   const started = performance.now();
   const chain = await buildVotingChain({
     connection: connectionOptions(pair.primary),

@@ -4,6 +4,7 @@ import type { ArkInstallation } from './ark-install.js';
 import { POSTGRES } from './databases.js';
 import type { InteropNode, NodeMode } from './interop-node.js';
 import { copyArkTestnetCrypto, writeDelegates, writeJson, writePeers } from './network-files.js';
+import { delegateSecrets } from '../../support/delegate-secrets.js';
 
 export interface ArkNodeOptions {
   /** Short lowercase name, unique in the run (`a`, `relay1`): names its namespace and files. */
@@ -129,8 +130,5 @@ export function arkArguments(options: ArkNodeOptions): string[] {
 
 /** The secrets of ARK testnet's 51 genesis delegates, from ARK's own delegates.json. */
 export async function arkTestnetDelegateSecrets(ark: ArkInstallation): Promise<string[]> {
-  const file = JSON.parse(await readFile(join(ark.testnetConfig, 'delegates.json'), 'utf8')) as {
-    secrets: string[];
-  };
-  return file.secrets;
+  return delegateSecrets(ark.testnetConfig);
 }
