@@ -106,7 +106,7 @@ describe.skipIf(skipReason !== undefined)(
       );
       expect(seen.byLni).toBeGreaterThan(0);
       expect(seen.byArk).toBeGreaterThan(0);
-    });
+    }, 660_000);
 
     it('for two whole rounds, both relays hold the same block at every height', async () => {
       const now = await lniRelay.api.height();

@@ -20,6 +20,7 @@ import { NamespacedProcess } from './namespaced-process.js';
 import { newRunName, type RunName } from './owner.js';
 import { PortForward } from './port-forward.js';
 import { sweepLeftovers } from './sweep.js';
+import { formatWarnings, groupWarnings } from './warning-summary.js';
 
 /** Per-run directories with every node's config, data and output (gitignored). */
 export const ARTIFACTS_ROOT = fileURLToPath(new URL('../artifacts/', import.meta.url));
@@ -174,13 +175,22 @@ export class InteropNetwork {
     return this.nodes;
   }
 
-  /** The last lines of every node's output, for a failed test's report. */
+  /** The last lines of every node's output and a summary of its warnings, for a failed test's report. */
   async logTails(lines = 80): Promise<string> {
     const parts: string[] = [];
     for (const node of this.nodes) {
       parts.push(
         `----- ${node.name}: ${node.kind} ${node.mode} at ${node.ip}, ${node.logFile}`,
         await node.tail(lines),
+      );
+    }
+    // Last, as CI keeps only the end of the output: what each node complained of, grouped.
+    parts.push('----- warnings and errors of each node (grouped, newest last)');
+    for (const node of this.nodes) {
+      const log = await node.log().catch(() => '');
+      parts.push(
+        `${node.name} (${node.kind} ${node.mode}):`,
+        ...formatWarnings(groupWarnings(log), 6),
       );
     }
     return parts.join('\n');

@@ -1,4 +1,8 @@
 import type { BlockHeader } from '@lni/crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PeerResponseError } from '../errors.js';
 import { MemoryChain } from '../testing/memory-chain.js';
@@ -17,10 +21,28 @@ import type { ForgingSource } from '@lni/state/contracts';
 // The ledger (@lni/state) registers the real forgingSource; these tests use an in-test ForgingSource.
 const nodes: TestNode[] = [];
 const connections: PeerConnection[] = [];
+const children: ChildProcess[] = [];
 afterEach(async () => {
+  for (const child of children.splice(0)) {
+    child.kill('SIGKILL');
+    child.kill('SIGCONT');
+  }
   for (const connection of connections.splice(0)) connection.close();
   await Promise.all(nodes.splice(0).map((node) => node.stop()));
 });
+
+/** A test node in a child process of its own (killed after the test), to be frozen by a test. */
+async function nodeProcess(height: number): Promise<{ child: ChildProcess; port: number }> {
+  const script = fileURLToPath(
+    new URL('../testing/__fixtures__/test-node-process.ts', import.meta.url),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', script, String(height)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { child, port: Number(line) };
+}
 
 async function node(input: Parameters<typeof startTestNode>[0] = {}): Promise<TestNode> {
   const started = await startTestNode(input);
@@ -189,6 +211,27 @@ describe('internal routes for forgers, in ARK Core 3.x shapes', () => {
     const lonely = await node({ options: { minimumNetworkReach: 20 } });
     expect(await ask(lonely, 'getNetworkState')).toMatchObject({
       status: NetworkStatus.BelowMinimumPeers,
+    });
+  });
+
+  it("count only the peers that answer now: a frozen peer's old status is no vote for our tip", async () => {
+    const frozen = await nodeProcess(10);
+    const level = await node({ chain: new MemoryChain({ height: 10 }) });
+    const relay = await node({
+      chain: new MemoryChain({ height: 10 }),
+      seeds: [level.port, frozen.port].map((port) => ({ ip: '127.0.0.1', port })),
+      options: { minimumNetworkReach: 2 },
+    });
+    expect(await ask(relay, 'getNetworkState')).toMatchObject({
+      status: NetworkStatus.Default,
+      quorumDetails: { peersQuorum: 2, peersNoQuorum: 0 },
+    });
+
+    // Its socket stays open and its last status said "level with you"; now it answers nothing.
+    frozen.child.kill('SIGSTOP');
+    expect(await ask(relay, 'getNetworkState')).toMatchObject({
+      status: NetworkStatus.BelowMinimumPeers,
+      quorumDetails: { peersQuorum: 1, peersNoQuorum: 0 },
     });
   });
 });

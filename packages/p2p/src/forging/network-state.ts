@@ -1,6 +1,7 @@
 import type { Logger } from '@lni/kernel';
 import type { Chain } from '@lni/state/contracts';
 import type { PeerNetwork } from '../peers/peer-network.js';
+import { peerKey } from '../peers/peer.js';
 import type { PeerRepository } from '../peers/peer-repository.js';
 import {
   NetworkStatus,
@@ -24,23 +25,29 @@ const FAST_STATUS_MS = 1_500;
  * The network as a forger judges it, in ARK Core 3.x's shape and by its rules: every peer is
  * asked for its status at once; peers at or below our height on our chain count for the quorum,
  * peers above us or forked against it, and the headers of the blocks above ours are listed so a
- * forger sees that its slot was taken. Unlike ARK, the details are filled in also when the
- * reach is below the minimum, so a development network's forger can still judge its few peers.
+ * forger sees that its slot was taken. A peer that does not answer in time is not counted.
+ * Unlike ARK, the details are filled in also when the reach is below the minimum, so a
+ * development network's forger can still judge its few peers.
  */
 export class NetworkStateReader {
   constructor(private readonly deps: NetworkStateReaderDeps) {}
 
   async read(): Promise<NetworkStateReply> {
     const { chain, network, peers } = this.deps;
+    const answered = new Set<string>();
     await Promise.all(
       network.connected().map((client) =>
-        network.status(client, FAST_STATUS_MS).catch((error: unknown) => {
-          network.reportFailure(client, error);
-        }),
+        network.status(client, FAST_STATUS_MS).then(
+          () => answered.add(peerKey(client.ip, client.port)),
+          (error: unknown) => network.reportFailure(client, error),
+        ),
       ),
     );
     const ours = chain.status();
-    const records = peers.records();
+    // Only peers that answered just now: a silent peer's last status may be blocks old, and
+    // counting it for the quorum would let a forger build on a tip the network has left (ARK
+    // drops such peers before it counts).
+    const records = peers.records().filter((peer) => answered.has(peerKey(peer.ip, peer.port)));
     const headers: Record<string, OverHeightHeader> = {};
     const details = {
       peersQuorum: 0,
