@@ -81,7 +81,8 @@ export class InteropNetwork {
     private readonly namespaces: NetworkNamespaces,
     /** This run's directory under `ARTIFACTS_ROOT`. */
     readonly artifacts: string,
-    private readonly sockets: string,
+    /** A directory in /tmp for what needs a short path (Unix sockets, data directories). */
+    private readonly shortPaths: string,
   ) {
     for (const signal of SIGNALS) process.once(signal, this.onSignal);
     process.once('exit', this.onExit);
@@ -96,11 +97,13 @@ export class InteropNetwork {
     const artifacts = join(ARTIFACTS_ROOT, `${stamp}-${run.id}`);
     await mkdir(artifacts, { recursive: true });
     await pruneOldRuns();
-    // Unix socket paths are limited to 108 bytes, so they live in a short temporary path.
-    const sockets = join(tmpdir(), run.id);
-    await mkdir(sockets);
+    // Unix socket paths are limited to 108 bytes, so they live in a short temporary path: the
+    // port forwards' sockets, and LNI's data directories, which hold each node's admin socket
+    // (under the artifacts of a clone in a longer path than /work/main, LNI refused to start).
+    const shortPaths = join(tmpdir(), run.id);
+    await mkdir(shortPaths);
     const namespaces = await NetworkNamespaces.create(run);
-    return new InteropNetwork(run, ark, namespaces, artifacts, sockets);
+    return new InteropNetwork(run, ark, namespaces, artifacts, shortPaths);
   }
 
   /** ARK testnet's 51 genesis delegate secrets. */
@@ -144,7 +147,7 @@ export class InteropNetwork {
         const config = options.configDir ?? join(dir, 'config');
         if (options.configDir === undefined) await writeLniConfig(this.ark, config, options);
         return {
-          args: lniArguments(options.mode, config, join(dir, 'data')),
+          args: lniArguments(options.mode, config, join(this.shortPaths, options.name)),
           env: { ...lniEnvironment(dir, database), ...options.env },
         };
       },
@@ -196,7 +199,7 @@ export class InteropNetwork {
     return parts.join('\n');
   }
 
-  /** Stops every node, removes namespaces, databases and sockets. Idempotent. */
+  /** Stops every node, removes namespaces, databases and the short-path directory. Idempotent. */
   dispose(): Promise<void> {
     this.disposed ??= (async () => {
       for (const signal of SIGNALS) process.off(signal, this.onSignal);
@@ -205,7 +208,7 @@ export class InteropNetwork {
         ...stops,
         ...(await Promise.allSettled([this.namespaces.remove()])),
         ...(await Promise.allSettled(this.databases.map((name) => dropDatabase(name)))),
-        ...(await Promise.allSettled([rm(this.sockets, { recursive: true, force: true })])),
+        ...(await Promise.allSettled([rm(this.shortPaths, { recursive: true, force: true })])),
       ];
       process.off('exit', this.onExit);
       const errors = steps.flatMap((step) =>
@@ -220,7 +223,7 @@ export class InteropNetwork {
   private disposeSync(): void {
     for (const node of this.nodes) node.killSync();
     this.namespaces.removeSync();
-    rmSync(this.sockets, { recursive: true, force: true });
+    rmSync(this.shortPaths, { recursive: true, force: true });
   }
 
   private async launch(spec: LaunchSpec): Promise<InteropNode> {
@@ -280,7 +283,7 @@ export class InteropNetwork {
       logFile,
       process: child,
       forward: (port) =>
-        PortForward.open(namespace, port, join(this.sockets, `${spec.name}-${port}.sock`)),
+        PortForward.open(namespace, port, join(this.shortPaths, `${spec.name}-${port}.sock`)),
     });
     this.launches.set(node, launch);
     return node;
