@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +44,8 @@ interface LaunchSpec {
   ) => Promise<{ args: string[]; env: Record<string, string> }>;
   /** API path that answers 200 once the node is up. */
   readonly readyPath: string;
+  /** What a forger (no API) prints once it is up. */
+  readonly startedLine: RegExp;
 }
 
 interface Launch {
@@ -130,6 +132,7 @@ export class InteropNetwork {
         };
       },
       readyPath: '/node/status',
+      startedLine: /Forger Manager started/,
     });
   }
 
@@ -152,6 +155,7 @@ export class InteropNetwork {
         };
       },
       readyPath: '/blocks/last',
+      startedLine: /"msg":"Node started"/,
     });
   }
 
@@ -168,9 +172,7 @@ export class InteropNetwork {
     const restarted = this.spawn(launch);
     this.nodes[this.nodes.indexOf(node)] = restarted;
     this.launches.delete(node);
-    if (launch.spec.mode !== 'forger') {
-      await restarted.waitForApi(launch.spec.readyPath, API_TIMEOUT_MS);
-    }
+    await this.waitUntilUp(restarted, launch.spec);
     return restarted;
   }
 
@@ -226,6 +228,12 @@ export class InteropNetwork {
     rmSync(this.shortPaths, { recursive: true, force: true });
   }
 
+  /** A node's API answers; a forger said it started (it was not waited for, and exited unseen). */
+  private async waitUntilUp(node: InteropNode, spec: LaunchSpec): Promise<void> {
+    if (spec.mode === 'forger') await node.waitForLine(spec.startedLine, API_TIMEOUT_MS);
+    else await node.waitForApi(spec.readyPath, API_TIMEOUT_MS);
+  }
+
   private async launch(spec: LaunchSpec): Promise<InteropNode> {
     if (this.disposed) throw new Error('the network is disposed');
     if (!/^[a-z][a-z0-9]{0,11}$/.test(spec.name) || spec.name === 'hub') {
@@ -257,7 +265,7 @@ export class InteropNetwork {
     const { args, env } = await spec.prepare(dir, database);
     const node = this.spawn({ spec, dir, namespace, ip, args, env });
     this.nodes.push(node);
-    if (spec.mode !== 'forger') await node.waitForApi(spec.readyPath, API_TIMEOUT_MS);
+    await this.waitUntilUp(node, spec);
     return node;
   }
 
@@ -265,6 +273,8 @@ export class InteropNetwork {
   private spawn(launch: Launch): InteropNode {
     const { spec, dir, namespace, ip, args, env } = launch;
     const logFile = join(dir, 'output.log');
+    // A restart appends to the same file: what this process prints starts here.
+    const logOffset = existsSync(logFile) ? statSync(logFile).size : 0;
     const child = NamespacedProcess.start({
       namespace,
       file: process.execPath,
@@ -281,6 +291,7 @@ export class InteropNetwork {
       namespace,
       dir,
       logFile,
+      logOffset,
       process: child,
       forward: (port) =>
         PortForward.open(namespace, port, join(this.shortPaths, `${spec.name}-${port}.sock`)),

@@ -20,6 +20,8 @@ export interface InteropNodeParts {
   readonly dir: string;
   /** The process's stdout and stderr. */
   readonly logFile: string;
+  /** Where this process's output begins in `logFile` (after an earlier run's, on a restart). */
+  readonly logOffset: number;
   readonly process: NamespacedProcess;
   /** Opens a forward from the test process to a port of the node's namespace. */
   readonly forward: (port: number) => Promise<PortForward>;
@@ -93,6 +95,28 @@ export class InteropNode {
       },
       timeoutMs,
       `the API of ${this.name} (${this.kind} ${this.mode})`,
+      (error) => error instanceof ExitedEarly,
+    );
+  }
+
+  /**
+   * Waits until the node's output has a line matching `started` (a forger has no API to ask),
+   * failing early with its last lines if it exits first.
+   */
+  async waitForLine(started: RegExp, timeoutMs: number): Promise<void> {
+    await eventually(
+      async () => {
+        const output = await readFile(this.logFile).catch(() => Buffer.alloc(0));
+        if (started.test(output.subarray(this.parts.logOffset).toString('utf8'))) return true;
+        if (!this.running()) {
+          throw new ExitedEarly(
+            `${this.name} exited before it started; its last lines:\n${await this.tail(25)}`,
+          );
+        }
+        return undefined;
+      },
+      timeoutMs,
+      `${this.name} (${this.kind} ${this.mode}) to say it started`,
       (error) => error instanceof ExitedEarly,
     );
   }
