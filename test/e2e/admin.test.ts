@@ -116,7 +116,8 @@ describe.skipIf(postgresSkipReason)('operating a running node over its admin soc
     // The core node forges alone; the relay knows no peer until it is told to add it.
     [relay, core] = await Promise.all([
       startAdminNode(root, 'relay', 'relay'),
-      startAdminNode(root, 'core', 'core'),
+      // The core's data directory is too deep for a Unix socket path: its socket goes elsewhere.
+      startAdminNode(root, join('core', 'a-data-directory-nested'.repeat(4)), 'core'),
     ]);
   }, 240_000);
 
@@ -157,6 +158,22 @@ describe.skipIf(postgresSkipReason)('operating a running node over its admin soc
     expect((await fetch(`${base}/operations`)).status).toBe(404);
     expect((await fetch(`${base}/api/operations/stop`, { method: 'POST' })).status).toBe(404);
     expect((await admin(relay, 'status')).code).toBe(0);
+  });
+
+  it('a data directory too deep for a socket path has its socket in $TMPDIR/lni-admin-<uid>/, found by the CLI', async () => {
+    const inData = join(core.dirs.data, 'admin.sock');
+    expect(Buffer.byteLength(inData)).toBeGreaterThan(107);
+    expect(existsSync(inData)).toBe(false);
+    const [line] = core.process
+      .stdout()
+      .split('\n')
+      .filter((text) => text.includes('Admin socket listening'));
+    const { socket } = JSON.parse(line ?? '{}') as { socket?: string };
+    expect(socket?.startsWith(join(tmpdir(), `lni-admin-${process.getuid?.()}`, ''))).toBe(true);
+    expect(statSync(socket ?? '').mode & 0o777).toBe(0o600);
+    const { code, stdout } = await admin(core, 'status');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^node +testnet, core mode/m);
   });
 
   it('a second node started on the same data directory stops at once, saying why', async () => {

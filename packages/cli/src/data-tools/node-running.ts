@@ -1,10 +1,9 @@
-import { createConnection } from 'node:net';
-import { join } from 'node:path';
 import type { Database } from '@lni/database';
+import { adminSocketPath, socketAnswers } from '@lni/kernel';
 
 /**
  * Why the node looks to be running, or undefined. Three signs, any one enough: its admin socket
- * (`<data>/admin.sock`) answers; its embedded database is locked by a live process (opening it
+ * (`adminSocketPath`) answers; its embedded database is locked by a live process (opening it
  * fails with that reason, see the database's embedded server); or, on a PostgreSQL server, other
  * sessions are connected to its database (a node, an api node, a replica reader).
  */
@@ -12,8 +11,8 @@ export async function runningNodeReason(
   dataDirectory: string,
   database: Database,
 ): Promise<string | undefined> {
-  const socket = join(dataDirectory, 'admin.sock');
-  if (await answers(socket)) return `its admin socket ${socket} answers`;
+  const socket = adminSocketPath(dataDirectory);
+  if (await socketAnswers(socket)) return `its admin socket ${socket} answers`;
   if (database.isEmbedded) return undefined;
   const rows = (await database.manager.query(
     `SELECT count(*)::int AS n FROM pg_stat_activity
@@ -23,15 +22,4 @@ export async function runningNodeReason(
   return others > 0
     ? `${others} other session(s) are connected to ${database.description}`
     : undefined;
-}
-
-function answers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const connection = createConnection(path);
-    connection.once('connect', () => {
-      connection.destroy();
-      resolve(true);
-    });
-    connection.once('error', () => resolve(false));
-  });
 }

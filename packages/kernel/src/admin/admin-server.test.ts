@@ -1,16 +1,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Joi from 'joi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureLogs } from '../testing/captured-logs.js';
 import { adminStream, answerThen } from './admin-operation.js';
 import { AdminOperations } from './admin-operations.js';
-import { AdminServer, adminTokenPath } from './admin-server.js';
+import { AdminServer, adminSocketPath, adminTokenPath } from './admin-server.js';
 
 interface Answer {
   readonly status: number;
@@ -132,6 +132,59 @@ describe('the admin socket', () => {
     await expect(started()).rejects.toThrow(
       `another node is running on data directory ${data}: its admin socket ${join(data, 'admin.sock')} answers`,
     );
+  });
+
+  describe('of a data directory too deep for a Unix socket path (107 bytes)', () => {
+    let deep: string;
+    let temporary: string;
+    const previousTmp = process.env.TMPDIR;
+    beforeEach(async () => {
+      deep = join(data, 'a-data-directory-nested'.repeat(5));
+      // The shared socket directory goes in TMPDIR: a private one per test.
+      temporary = await mkdtemp(join(tmpdir(), 'lni-tmpdir-'));
+      process.env.TMPDIR = temporary;
+    });
+    afterEach(async () => {
+      if (previousTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previousTmp;
+      await rm(temporary, { recursive: true, force: true });
+    });
+
+    const startedOn = async (dataDirectory: string): Promise<AdminServer> => {
+      const server = new AdminServer({
+        dataDirectory,
+        operations: operations(),
+        logger: captureLogs('fatal').logger,
+      });
+      await server.start();
+      servers.push(server);
+      return server;
+    };
+
+    it('is in an owner-only directory of the temporary one, the same for every process', async () => {
+      expect(Buffer.byteLength(join(deep, 'admin.sock'))).toBeGreaterThan(107);
+      const server = await startedOn(deep);
+      expect(server.socketPath).toBe(adminSocketPath(deep));
+      expect(server.socketPath.startsWith(join(temporary, 'lni-admin-'))).toBe(true);
+      expect(statSync(dirname(server.socketPath)).mode & 0o777).toBe(0o700);
+      expect((await ask({ socketPath: server.socketPath }, 'GET', '/operations')).status).toBe(200);
+      // Another node on the same data directory finds it; one on another directory does not.
+      await expect(startedOn(deep)).rejects.toThrow(
+        `another node is running on data directory ${deep}`,
+      );
+      expect(adminSocketPath(`${deep}-2`)).not.toBe(server.socketPath);
+      await server.stop();
+      expect(existsSync(server.socketPath)).toBe(false);
+    });
+
+    it('refuses to start when that directory may be opened by others, naming it', async () => {
+      const shared = dirname(adminSocketPath(deep));
+      await mkdir(shared, { mode: 0o777 });
+      await chmod(shared, 0o777);
+      await expect(startedOn(deep)).rejects.toThrow(
+        `${shared}, where admin sockets of deep data directories go, is not a directory of this user that only it may open (mode 777)`,
+      );
+    });
   });
 
   it('runs an operation with its arguments and answers { data }', async () => {

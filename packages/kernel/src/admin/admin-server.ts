@@ -1,8 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
@@ -23,9 +32,22 @@ export interface AdminServerOptions {
 /** The admin over HTTP listens on loopback only: never a public address. */
 export const ADMIN_HTTP_HOST = '127.0.0.1';
 
-/** Where the admin socket of a node with this data directory is. */
+/**
+ * Where the admin socket of a node with this data directory is: `<data>/admin.sock`, or, when
+ * that path is too long for a Unix socket, `<tmp>/lni-admin-<uid>/<hash of the data
+ * directory>.sock` (an owner-only directory, checked at start), so a deep data directory
+ * neither stops the node nor loses the one-node-per-directory check.
+ */
 export function adminSocketPath(dataDirectory: string): string {
-  return join(dataDirectory, 'admin.sock');
+  const inData = join(dataDirectory, 'admin.sock');
+  if (Buffer.byteLength(inData) <= MAX_SOCKET_PATH) return inData;
+  const hash = createHash('sha256').update(resolve(dataDirectory)).digest('hex').slice(0, 32);
+  return join(shortSocketDirectory(), `${hash}.sock`);
+}
+
+/** The owner-only directory for admin sockets whose data directory is too deep. */
+function shortSocketDirectory(): string {
+  return join(tmpdir(), `lni-admin-${process.getuid?.() ?? 'user'}`);
 }
 
 /** Where the loopback admin's token is kept. */
@@ -105,7 +127,8 @@ export class AdminServer {
 
 /**
  * Makes way for the admin socket of a node starting on `dataDirectory`: a ConfigError when its
- * path is too long for a Unix socket or another node answers there; a socket left by a killed
+ * path is too long for a Unix socket even in the temporary directory, when that directory's
+ * socket directory is not private, or when another node answers there; a socket left by a killed
  * node is removed. `kernel start` calls it before anything starts, so either mistake stops
  * start-up with nothing written.
  */
@@ -113,17 +136,38 @@ export async function prepareAdminSocket(dataDirectory: string): Promise<void> {
   const path = adminSocketPath(dataDirectory);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
     throw new ConfigError(
-      `the admin socket ${path} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have; use a shorter data directory (--data)`,
+      `the admin socket ${path} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have; use a shorter data directory (--data) or TMPDIR`,
     );
   }
+  if (dirname(path) === shortSocketDirectory()) ensurePrivateDirectory(dirname(path));
   if (!existsSync(path)) return;
-  if (await answers(path)) {
+  if (await socketAnswers(path)) {
     throw new ConfigError(
       `another node is running on data directory ${dataDirectory}: its admin socket ${path} answers`,
     );
   }
   // Left by a node that was killed: nothing listens there any more.
   rmSync(path, { force: true });
+}
+
+/**
+ * Creates the shared socket directory owner-only, or checks one found is ours and owner-only:
+ * in a world-writable /tmp another user could otherwise make it first and see or take the
+ * sockets.
+ */
+function ensurePrivateDirectory(directory: string): void {
+  mkdirSync(directory, { mode: 0o700, recursive: true });
+  const found = lstatSync(directory);
+  const uid = process.getuid?.();
+  if (
+    !found.isDirectory() ||
+    (uid !== undefined && found.uid !== uid) ||
+    (found.mode & 0o077) !== 0
+  ) {
+    throw new ConfigError(
+      `${directory}, where admin sockets of deep data directories go, is not a directory of this user that only it may open (mode ${(found.mode & 0o777).toString(8)}); remove it or use a shorter data directory (--data)`,
+    );
+  }
 }
 
 function listen(server: Server, where: string | { host: string; port: number }): Promise<void> {
@@ -137,7 +181,7 @@ function listen(server: Server, where: string | { host: string; port: number }):
 }
 
 /** Whether something accepts connections on the socket (a node running), or it is stale. */
-function answers(path: string): Promise<boolean> {
+export function socketAnswers(path: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(path);
     socket.once('connect', () => {
