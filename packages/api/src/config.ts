@@ -21,6 +21,11 @@ export interface ApiOptions {
   readonly cors: boolean;
   /** A request still unanswered after this long gets 503 with Retry-After. */
   readonly timeBudgetMs: number;
+  /**
+   * While the event loop is more than this many milliseconds behind, new requests (but
+   * `/health` and `/metrics`) are answered 503 with Retry-After at once; 0: never.
+   */
+  readonly maxEventLoopDelayMs: number;
   /** Responses of the routes that read only the chain, kept until the next block. */
   readonly cache: {
     readonly enabled: boolean;
@@ -76,6 +81,7 @@ export const apiConfigSchema = Joi.object<ApiOptions>({
   }).default(),
   cors: Joi.boolean().default(true),
   timeBudgetMs: Joi.number().integer().min(10).default(5_000),
+  maxEventLoopDelayMs: Joi.number().integer().min(0).default(0),
   cache: Joi.object({
     enabled: Joi.boolean().default(true),
     maxMegabytes: Joi.number().min(1).max(4096).default(64),
@@ -113,4 +119,5 @@ export const apiEnvironment = {
   CORE_API_SUBSCRIPTIONS: 'subscriptions.enabled',
   CORE_API_UPSTREAM: 'upstream',
   CORE_API_MAX_LAG_BLOCKS: 'maxLagBlocks',
+  CORE_API_MAX_EVENT_LOOP_DELAY: 'maxEventLoopDelayMs',
 } as const;

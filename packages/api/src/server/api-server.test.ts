@@ -62,6 +62,14 @@ const paletteRoutes: Plugin<object> = {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (response: Response): Promise<any> => response.json();
 
+/** Keeps the (shared) event loop busy for `ms`, as a burst of heavy requests would. */
+function holdEventLoop(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // busy
+  }
+}
+
 let kernel: TestKernel | undefined;
 afterEach(async () => {
   await kernel?.stop();
@@ -220,6 +228,32 @@ describe('the API server', () => {
     expect(cancelled.status).toBe(503);
     expect(cancelled.headers.get('retry-after')).toBe('1');
     expect((await readJson(cancelled)).message).toMatch(/budget of 10 ms/);
+  });
+
+  it('sheds requests with 503 and Retry-After while its event loop is behind, but not /health or /metrics', async () => {
+    const uri = await start({ maxEventLoopDelayMs: 100 });
+    expect((await fetch(`${uri}/api/colours?limit=1`)).status).toBe(200);
+    holdEventLoop(300);
+    const [shed, metrics, health] = await Promise.all([
+      fetch(`${uri}/api/colours?limit=1`),
+      fetch(`${uri}/metrics`),
+      fetch(`${uri}/health`),
+    ]);
+    expect(shed.status).toBe(503);
+    expect(shed.headers.get('retry-after')).toBe('1');
+    expect((await readJson(shed)).message).toMatch(/event loop is \d+ ms behind/);
+    // A load balancer's check keeps the node in (its shed requests are retried elsewhere).
+    expect(metrics.status).toBe(200);
+    expect(health.status).toBe(200);
+    // Caught up: requests are taken again.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await fetch(`${uri}/api/colours?limit=1`)).status).toBe(200);
+  });
+
+  it('sheds nothing by default, however far behind its event loop is', async () => {
+    const uri = await start();
+    holdEventLoop(300);
+    expect((await fetch(`${uri}/api/colours?limit=1`)).status).toBe(200);
   });
 
   it('does not limit a whitelisted address (loopback by default)', async () => {

@@ -13,6 +13,7 @@ import type { LiveFeed } from '../live/live-feed.js';
 import { openApiDocument } from '../openapi/openapi-document.js';
 import { removedSearchRoutes } from './removed-search-routes.js';
 import { JSON_TYPE } from '../resources/json-bytes.js';
+import { LoadShedding } from './load-shedding.js';
 import { ResponseCache } from './response-cache.js';
 import type { RequestRateLimit } from './request-rate-limit.js';
 import type { RouteRegistry } from './route-registry.js';
@@ -45,9 +46,13 @@ interface CacheState {
 }
 
 /** The hapi server of the public API: validation errors as 422, rate limits, block height. */
+/** Answered even while the node sheds load: a load balancer's check and the scraper's view. */
+const NEVER_SHED = new Set(['/health', '/metrics']);
+
 export class ApiServer {
   readonly server: Hapi.Server;
   private readonly cache: ResponseCache | undefined;
+  private readonly shedding: LoadShedding;
 
   constructor(private readonly deps: ApiServerDependencies) {
     const { apiOptions } = deps;
@@ -65,6 +70,7 @@ export class ApiServer {
       router: { stripTrailingSlash: true },
     });
     this.server.validator(Joi);
+    this.shedding = new LoadShedding(apiOptions.maxEventLoopDelayMs);
     this.cache = apiOptions.cache.enabled
       ? new ResponseCache({ maxBytes: apiOptions.cache.maxMegabytes * 1024 * 1024 })
       : undefined;
@@ -73,7 +79,7 @@ export class ApiServer {
   /** Adds the live subscriptions, the contributed routes and the OpenAPI document, then listens. */
   async start(): Promise<void> {
     await this.deps.liveFeed?.attach(this.server);
-    this.server.ext('onRequest', (request, h) => this.limitRate(request, h));
+    this.server.ext('onRequest', (request, h) => this.admit(request, h));
     // After routing, before validation: a cached URL passed validation when it was cached.
     this.server.ext('onPreAuth', (request, h) => this.answerFromCache(request, h));
     this.server.ext('onPreResponse', (request, h) => this.finish(request, h));
@@ -96,15 +102,25 @@ export class ApiServer {
         openApiDocument(this.server.table(), { title: 'LNI public API', version: '3.0.0' }),
     });
     await this.server.start();
+    this.shedding.start();
     this.deps.logger.info({ uri: this.server.info.uri }, 'Public API listening');
   }
 
   async stop(): Promise<void> {
     this.deps.liveFeed?.detach();
+    this.shedding.stop();
     await this.server.stop({ timeout: 5_000 });
   }
 
-  private async limitRate(request: Request, h: ResponseToolkit): Promise<Lifecycle.ReturnValue> {
+  /** Sheds the request while the event loop is behind, then applies the client's rate limit. */
+  private async admit(request: Request, h: ResponseToolkit): Promise<Lifecycle.ReturnValue> {
+    const behind = NEVER_SHED.has(request.path) ? undefined : this.shedding.overloadedBy();
+    if (behind !== undefined) {
+      // finish() adds Retry-After and X-Block-Height to this 503 as to any.
+      throw Boom.serverUnavailable(
+        `the node is overloaded (its event loop is ${behind} ms behind); retry shortly or on another node`,
+      );
+    }
     await this.deps.requestRateLimit.admit(this.deps.clientAddress.ofRequest(request));
     return h.continue;
   }
