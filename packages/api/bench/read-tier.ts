@@ -13,7 +13,8 @@
  * Run: npx tsx packages/api/bench/read-tier.ts (WALLETS 10,000, DELEGATES 200, SECONDS 60,
  * ROUTE_SECONDS 5 per route and node, QUIET_SECONDS 60 of lag alone, ROUTES a regexp of route names to measure,
  * API_NODE_OPTIONS as NODE_OPTIONS of the first api node, such as a profiler's --import;
- * POOL_SIZE the api nodes' database poolSize).
+ * POOL_SIZE the api nodes' database poolSize, MAX_EVENT_LOOP_DELAY their load shedding in ms,
+ * 250 by default as in docker/compose.yml, 0 for none).
  * Needs PostgreSQL's server binaries (test/support/pg-replica.ts).
  */
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
@@ -43,6 +44,8 @@ const ONLY = new RegExp(env.ROUTES ?? '.');
 const API_NODE_OPTIONS = env.API_NODE_OPTIONS;
 /** The api nodes' database connections (each pool), the database plugin's default unless set. */
 const POOL_SIZE = env.POOL_SIZE === undefined ? undefined : Number(env.POOL_SIZE);
+/** The api nodes' load shedding (maxEventLoopDelayMs): 250 as in compose; 0 sheds nothing. */
+const MAX_EVENT_LOOP_DELAY = Number(env.MAX_EVENT_LOOP_DELAY ?? 250);
 const CONNECTIONS = 50;
 const MIX_CONNECTIONS = 100;
 const GENESIS_DELEGATES = 51;
@@ -236,6 +239,7 @@ async function startApiNode(
         rateLimit: { enabled: false },
         cache: { enabled: false },
         upstream: [upstream],
+        maxEventLoopDelayMs: MAX_EVENT_LOOP_DELAY,
       },
     },
   ];
