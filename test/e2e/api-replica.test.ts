@@ -2,15 +2,15 @@ import type { ServerRoute } from '@hapi/hapi';
 import Nes from '@hapi/nes';
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
 import { transactionToJson, transfer } from '@lni/crypto';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeApiNodeConfig } from '../support/api-node-config.js';
 import { eventually, freePort } from '../support/free-port.js';
 import { startLedgerNode, TESTNET, type LedgerNode } from '../support/ledger-node.js';
 import { stopNode } from '../support/node-harness.js';
 import { replicaSkipReason, startPgReplica, type PgReplica } from '../support/pg-replica.js';
-import { connectionOptions } from '../support/postgres.js';
 import { forgePopulatedChain, type PopulatedChain } from '../support/populated-chain.js';
 import { delegateSecrets } from '../support/delegate-secrets.js';
 
@@ -99,35 +99,15 @@ describe.skipIf(replicaSkipReason)('api nodes on a hot standby beside a core nod
     chain = await forgePopulatedChain(core, funder, pubKeyHash);
     root = await mkdtemp(join(tmpdir(), 'lni-api-replica-'));
     for (const index of [0, 1]) {
-      const dirs = {
-        config: join(root, `api-${index}`, 'config'),
-        data: join(root, `api-${index}`, 'data'),
-      };
-      await mkdir(dirs.config, { recursive: true });
-      await cp(join(TESTNET, 'crypto'), join(dirs.config, 'crypto'), { recursive: true });
       const port = await freePort();
-      const plugins = [
-        {
-          package: '@lni/database',
-          options: {
-            connection: connectionOptions(pair.standby),
-            listen: connectionOptions(pair.primary),
-            readOnly: true,
-          },
-        },
-        { package: '@lni/sql-ledger', options: {} },
-        {
-          package: '@lni/api',
-          options: {
-            host: '127.0.0.1',
-            port,
-            rateLimit: { enabled: false },
-            upstream: [coreBase()],
-            maxLagBlocks: 1,
-          },
-        },
-      ];
-      await writeFile(join(dirs.config, 'app.json'), JSON.stringify({ api: { plugins } }));
+      const dirs = await writeApiNodeConfig(root, `api-${index}`, {
+        networkFrom: TESTNET,
+        standby: pair.standby,
+        primary: pair.primary,
+        port,
+        upstream: coreBase(),
+        api: { maxLagBlocks: 1 },
+      });
       apiNodes.push({ name: `api-${index}`, port, dirs });
     }
     await Promise.all([startApiNode(0), startApiNode(1)]);

@@ -20,13 +20,14 @@
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
 import { loadNetworkConfig } from '@lni/crypto';
 import autocannon from 'autocannon';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { eventually, freePort } from '../../../test/support/free-port.js';
 import { startNode, stopNode, writeSingleNodeApp } from '../../../test/support/node-harness.js';
 import { startPgReplica, type PgReplica } from '../../../test/support/pg-replica.js';
+import { writeApiNodeConfig } from '../../../test/support/api-node-config.js';
 import { connectionOptions, databaseEnv } from '../../../test/support/postgres.js';
 import { scrape } from '../../../test/support/prometheus.js';
 import { buildVotingChain, votingChainBlocks } from '../../../test/support/voting-chain.js';
@@ -213,37 +214,16 @@ async function startApiNode(
   index: number,
   upstream: string,
 ): Promise<{ process: KernelProcess; uri: string }> {
-  const node = {
-    config: join(root, `api-${index}`, 'config'),
-    data: join(root, `api-${index}`, 'data'),
-  };
-  await mkdir(node.config, { recursive: true });
-  await cp(join(dirs.config, 'crypto'), join(node.config, 'crypto'), { recursive: true });
   const port = await freePort();
-  const plugins = [
-    {
-      package: '@lni/database',
-      options: {
-        connection: connectionOptions(replica.standby),
-        listen: connectionOptions(replica.primary),
-        readOnly: true,
-        ...(POOL_SIZE !== undefined && { poolSize: POOL_SIZE }),
-      },
-    },
-    { package: '@lni/sql-ledger', options: {} },
-    {
-      package: '@lni/api',
-      options: {
-        host: '127.0.0.1',
-        port,
-        rateLimit: { enabled: false },
-        cache: { enabled: false },
-        upstream: [upstream],
-        maxEventLoopDelayMs: MAX_EVENT_LOOP_DELAY,
-      },
-    },
-  ];
-  await writeFile(join(node.config, 'app.json'), JSON.stringify({ api: { plugins } }));
+  const node = await writeApiNodeConfig(root, `api-${index}`, {
+    networkFrom: dirs.config,
+    standby: replica.standby,
+    primary: replica.primary,
+    port,
+    upstream,
+    database: { ...(POOL_SIZE !== undefined && { poolSize: POOL_SIZE }) },
+    api: { cache: { enabled: false }, maxEventLoopDelayMs: MAX_EVENT_LOOP_DELAY },
+  });
   const child = runKernel(
     ['start', '--mode', 'api', '--config', node.config, '--data', node.data],
     {
