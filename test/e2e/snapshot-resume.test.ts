@@ -2,8 +2,8 @@ import { runKernel, type KernelProcess } from '@lni/cli/testing';
 import { addressFromPassphrase, loadNetworkConfig, transfer } from '@lni/crypto';
 import type { TestKernel } from '@lni/kernel/testing';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -38,9 +38,12 @@ type Target = Awaited<ReturnType<typeof createTestDatabase>> & {
   readonly paths: Awaited<ReturnType<typeof nodeConfig>>;
 };
 
-/** The height `<file>.verified` records, or 0 while there is none. */
-async function recordedHeight(file: string): Promise<number> {
-  const text = await readFile(`${file}.verified`, 'utf8').catch(() => '');
+/** Where a restore into `target` keeps the height it checked (its data directory). */
+const progressOf = (target: Target): string => join(target.paths.data, 'snapshot-restore.progress');
+
+/** The height a restore into `target` recorded, or 0 while there is none. */
+async function recordedHeight(target: Target): Promise<number> {
+  const text = await readFile(progressOf(target), 'utf8').catch(() => '');
   return text === '' ? 0 : (JSON.parse(text) as { height: number }).height;
 }
 
@@ -102,7 +105,7 @@ describe.skipIf(postgresSkipReason)('kernel snapshot:restore after an interrupti
   let tip: number;
   const targets: Target[] = [];
   let restored: TestKernel | undefined;
-  /** `<snapshot>.verified` as the killed run left it. */
+  /** The progress record the killed run left in its data directory. */
   let leftBehind: string;
   let interruptedAt: number;
 
@@ -161,13 +164,17 @@ describe.skipIf(postgresSkipReason)('kernel snapshot:restore after an interrupti
     const run = restore(snapshot, target);
     let exited = false;
     void run.exited().then(() => (exited = true));
-    while (!exited && (await recordedHeight(snapshot)) === 0) {
+    while (!exited && (await recordedHeight(target)) === 0) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     run.child.kill('SIGKILL');
     expect((await run.exited()).signal, run.stderr()).toBe('SIGKILL');
-    leftBehind = await readFile(`${snapshot}.verified`, 'utf8');
-    interruptedAt = await recordedHeight(snapshot);
+    leftBehind = await readFile(progressOf(target), 'utf8');
+    interruptedAt = await recordedHeight(target);
+    // Nothing beside the snapshot: whoever supplied the file cannot supply a record too.
+    expect(readdirSync(root).filter((name) => name.startsWith('testnet.snapshot'))).toEqual([
+      'testnet.snapshot.tar.gz',
+    ]);
     expect(interruptedAt).toBeGreaterThan(0);
     expect(interruptedAt).toBeLessThan(tip);
     expect(run.stdout()).not.toContain('Snapshot checked');
@@ -180,12 +187,12 @@ describe.skipIf(postgresSkipReason)('kernel snapshot:restore after an interrupti
     const resumed = restore(snapshot, interrupted);
     expect((await resumed.exited()).code, resumed.stderr()).toBe(0);
     expect(resumed.stdout()).toContain(
-      `Resuming the signature checks at height ${interruptedAt} of ${tip} (${snapshot}.verified, left by an interrupted run)`,
+      `Resuming the signature checks at height ${interruptedAt} of ${tip} (${progressOf(interrupted)}, left by an interrupted run)`,
     );
     expect(resumed.stdout()).toContain(
       `signatures of ${tip - interruptedAt} blocks checked in this run, of those up to height ${interruptedAt} before)`,
     );
-    expect(existsSync(`${snapshot}.verified`)).toBe(false);
+    expect(existsSync(progressOf(interrupted))).toBe(false);
 
     const straight = await newTarget('straight');
     const whole = restore(snapshot, straight);
@@ -218,18 +225,18 @@ describe.skipIf(postgresSkipReason)('kernel snapshot:restore after an interrupti
       `^error: .*: block at height ${height}: .*signature.*: nothing was written$`,
     );
 
-    // Another snapshot (its manifest differs) beside a copy of the first one's progress.
+    // Another snapshot (its manifest differs), the first one's progress in the data directory.
     const other = join(root, 'other.snapshot.tar.gz');
     await writeFile(other, tampered);
-    await writeFile(`${other}.verified`, leftBehind);
     // The interrupted file itself, rewritten since, its modification time put back.
     const { atime, mtime } = await stat(snapshot);
     await writeFile(snapshot, tampered);
     await utimes(snapshot, atime, mtime);
-    await writeFile(`${snapshot}.verified`, leftBehind);
 
     const target = await newTarget('tampered');
     for (const file of [other, snapshot]) {
+      await mkdir(target.paths.data, { recursive: true });
+      await writeFile(progressOf(target), leftBehind);
       const run = restore(file, target);
       expect((await run.exited()).code, file).toBe(1);
       expect(run.stdout(), file).not.toContain('Resuming');

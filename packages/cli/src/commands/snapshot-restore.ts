@@ -10,6 +10,7 @@ import { progressBar, type Progress } from '../data-tools/progress-bar.js';
 import { askPeers } from '../snapshots/peer-confirmation.js';
 import { loadSnapshot } from '../snapshots/snapshot-load.js';
 import { forgetVerification, verifySnapshot } from '../snapshots/snapshot-verify.js';
+import { verificationProgressPath } from '../snapshots/verification-progress.js';
 import { pluginSchema } from './db-migrate.js';
 import type { CommandResult } from '../program.js';
 
@@ -39,6 +40,7 @@ async function restore(file: string, flags: RestoreFlags): Promise<number> {
   if (!existsSync(file)) throw new ConfigError(`${file}: no such file`);
   const node = await locateNode(flags);
   const { database } = node;
+  const progressPath = verificationProgressPath(node.paths.data);
   const pool = new VerificationPool();
   let bar: Progress | undefined;
   try {
@@ -47,6 +49,7 @@ async function restore(file: string, flags: RestoreFlags): Promise<number> {
     const { network, genesisBlock } = node.network;
     const { manifest, resumedAt, signaturesChecked } = await verifySnapshot({
       file,
+      progressPath,
       network: { name: network.name, nethash: network.nethash },
       genesis: genesisOf(genesisBlock),
       milestones: node.milestones,
@@ -56,7 +59,7 @@ async function restore(file: string, flags: RestoreFlags): Promise<number> {
       },
       onResume: (height, m) => {
         process.stdout.write(
-          `Resuming the signature checks at height ${height} of ${m.height} (${file}.verified, left by an interrupted run): the blocks below are followed for links and hashes only\n`,
+          `Resuming the signature checks at height ${height} of ${m.height} (${progressPath}, left by an interrupted run): the blocks below are followed for links and hashes only\n`,
         );
       },
       onBlocks: (height) => bar?.update(height),
@@ -97,7 +100,7 @@ async function restore(file: string, flags: RestoreFlags): Promise<number> {
     bar = progressBar('Restoring', manifest.height, 'blocks');
     await loadSnapshot(database, file, (height) => bar?.update(height));
     bar.stop();
-    await forgetVerification(file);
+    await forgetVerification(file, progressPath);
     process.stdout.write(
       `Restored ${manifest.height} blocks and ${manifest.transactions} transactions into ${database.description}; start the node to go on from height ${manifest.height}\n`,
     );

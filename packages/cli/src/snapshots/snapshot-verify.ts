@@ -8,6 +8,8 @@ import { VerificationProgress } from './verification-progress.js';
 
 export interface VerifyInput {
   readonly file: string;
+  /** Where the height checked is kept for a resume (`verificationProgressPath` of the node). */
+  readonly progressPath: string;
   readonly network: { readonly name: string; readonly nethash: string };
   readonly genesis: { readonly id: string; readonly transactionIds: readonly string[] };
   readonly milestones: Milestones;
@@ -44,7 +46,7 @@ const RECORD_EVERY_MS = 1_000;
  */
 export async function verifySnapshot(input: VerifyInput): Promise<VerifiedSnapshot> {
   const { file } = input;
-  const progress = new VerificationProgress(file);
+  const progress = new VerificationProgress(file, input.progressPath);
   const verifier = new ChainVerifier(input.milestones, input.genesis, input.pool, file);
   let resumeAt = 0;
   const manifest = await readSnapshot(file, {
@@ -90,7 +92,7 @@ export async function verifySnapshot(input: VerifyInput): Promise<VerifiedSnapsh
   return { manifest, resumedAt: resumeAt, signaturesChecked: verifier.signaturesChecked };
 }
 
-/** Forgets the recorded progress of `file` (after it was restored). */
-export function forgetVerification(file: string): Promise<void> {
-  return new VerificationProgress(file).clear();
+/** Forgets the recorded progress (after the snapshot was restored). */
+export function forgetVerification(file: string, progressPath: string): Promise<void> {
+  return new VerificationProgress(file, progressPath).clear();
 }
