@@ -12,6 +12,10 @@ export const stateSchema: SchemaContribution = {
     WalletState1765100000000,
     WalletSearchIndexes1765200000000,
   ],
-  // Every pooled transaction is a row added then deleted.
-  churning: ['pool_transactions'],
+  // Every pooled transaction is a row added then deleted; every block rewrites the wallets it
+  // changed. Left to autovacuum (20 % of the table dead first), the rows of wallets changed
+  // often (delegates, the richest) gather dead versions that each index scan walks, and a hot
+  // standby cannot skip them: a page of /wallets?orderBy=balance:desc read 3,557 buffers with
+  // 7,900 dead rows beside 10,052 live ones, 110 after a vacuum (1.87 ms, then 0.39 ms).
+  churning: ['pool_transactions', 'wallets'],
 };
