@@ -101,7 +101,8 @@ export class InteropNetwork {
     await pruneOldRuns();
     // Unix socket paths are limited to 108 bytes, so they live in a short temporary path: the
     // port forwards' sockets, and LNI's data directories, which hold each node's admin socket
-    // (under the artifacts of a clone in a longer path than /work/main, LNI refused to start).
+    // (under the artifacts of a clone in a longer path than /work/main it would not fit there,
+    // and LNI would move it to the shared $TMPDIR/lni-admin-<uid>/).
     const shortPaths = join(tmpdir(), run.id);
     await mkdir(shortPaths);
     const namespaces = await NetworkNamespaces.create(run);

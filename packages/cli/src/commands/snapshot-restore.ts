@@ -100,7 +100,7 @@ async function restore(file: string, flags: RestoreFlags): Promise<number> {
     bar = progressBar('Restoring', manifest.height, 'blocks');
     await loadSnapshot(database, file, (height) => bar?.update(height));
     bar.stop();
-    await forgetVerification(file, progressPath);
+    await forgetVerification(progressPath);
     process.stdout.write(
       `Restored ${manifest.height} blocks and ${manifest.transactions} transactions into ${database.description}; start the node to go on from height ${manifest.height}\n`,
     );

@@ -1,5 +1,6 @@
 import type { Milestones, VerificationPool } from '@lni/crypto';
 import { ConfigError } from '@lni/kernel';
+import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { ChainVerifier, readChainLine, type ReadBlock } from './chain-verifier.js';
 import { checkNetwork, type SnapshotManifest } from './manifest.js';
@@ -93,6 +94,6 @@ export async function verifySnapshot(input: VerifyInput): Promise<VerifiedSnapsh
 }
 
 /** Forgets the recorded progress (after the snapshot was restored). */
-export function forgetVerification(file: string, progressPath: string): Promise<void> {
-  return new VerificationProgress(file, progressPath).clear();
+export function forgetVerification(progressPath: string): Promise<void> {
+  return rm(progressPath, { force: true });
 }

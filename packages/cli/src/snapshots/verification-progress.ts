@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 /** Where a node keeps how far a restore checked a snapshot: its own data directory. */
@@ -44,9 +44,5 @@ export class VerificationProgress {
     await mkdir(dirname(this.path), { recursive: true })
       .then(() => writeFile(this.path, JSON.stringify({ identity: this.#identity, height })))
       .catch(() => undefined);
-  }
-
-  async clear(): Promise<void> {
-    await rm(this.path, { force: true });
   }
 }
