@@ -9,6 +9,7 @@ export * from './migrations/migrate.js';
 export * from './migrations/schema-state.js';
 export * from './plugin.js';
 export * from './query/criteria.js';
+export { preparedQuery } from './query/prepared.js';
 export * from './query/fee-statistics.js';
 export * from './query/query-compiler.js';
 export * from './query/table-specs.js';

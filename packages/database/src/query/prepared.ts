@@ -14,7 +14,7 @@ const MAX_NAMES = 10_000;
 const names = new Map<string, string>();
 
 /**
- * Runs a search statement as a named prepared statement on the manager's connection, so that
+ * Runs a statement as a named prepared statement on the manager's connection, so that
  * PostgreSQL parses each distinct statement once per connection and may keep its plan (it keeps
  * a generic plan only when that looks no dearer than planning for the values; see
  * `StatementOptions.genericPlan` for the statements that must keep theirs).

@@ -1,7 +1,7 @@
 import { createLogger } from '@lni/kernel';
 import { applySchemaMigrations, Database, databaseOptions, databaseSchema } from '@lni/database';
 import { stateSchema, type Wallet } from '@lni/state';
-import { WALLET_COLUMNS, walletRowOf } from '@lni/state/wallet-row';
+import { UPSERT_WALLET_ROWS, walletRowColumns } from '@lni/state/wallet-row';
 import { createTestDatabase } from '../../../../test/support/postgres.js';
 
 export { postgresSkipReason } from '../../../../test/support/postgres.js';
@@ -33,54 +33,13 @@ export async function openLedgerDatabase(): Promise<{
   };
 }
 
-const COLUMNS = [
-  'address',
-  'public_key',
-  'balance',
-  'nonce',
-  'attributes',
-  'updated_height',
-  ...WALLET_COLUMNS.map((c) => c.column).filter(
-    (c) => !['address', 'public_key', 'balance', 'nonce'].includes(c),
-  ),
-];
-
-/**
- * Writes wallets as the state plugin does (wallets/wallet-row.ts), in batches, replacing rows
- * of the same address. Until the writer lands, the tests fill the table themselves.
- */
+/** Writes wallets as the state plugin's writer does, replacing rows of the same address. */
 export async function writeWallets(
   database: Pick<Database, 'manager'>,
   wallets: Iterable<Wallet>,
   height: number,
 ): Promise<void> {
-  let batch: Wallet[] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const rows = batch.map((wallet) => walletRowOf(wallet, height) as Record<string, unknown>);
-    const values: unknown[] = [];
-    const tuples = rows.map((row) => {
-      const placeholders = COLUMNS.map((column) => {
-        values.push(column === 'attributes' ? JSON.stringify(row[column]) : row[column]);
-        return `$${values.length}`;
-      });
-      return `(${placeholders.join(', ')})`;
-    });
-    await database.manager.query(
-      `INSERT INTO wallets (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}
-       ON CONFLICT (address) DO UPDATE SET ${COLUMNS.slice(1)
-         .map((column) => `${column} = EXCLUDED.${column}`)
-         .join(', ')}`,
-      values,
-    );
-    batch = [];
-  };
-  for (const wallet of wallets) {
-    batch.push(wallet);
-    // PostgreSQL binds at most 65535 parameters per statement.
-    if (batch.length >= 2_000) await flush();
-  }
-  await flush();
+  await database.manager.query(UPSERT_WALLET_ROWS, walletRowColumns(wallets, height));
 }
 
 /** The head row as the writer keeps it. */

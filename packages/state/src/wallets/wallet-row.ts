@@ -1,4 +1,4 @@
-import { WALLET_FIELDS, type FieldType, type WalletField } from './fields.js';
+import { WALLET_FIELDS, type FieldType, type FieldValue, type WalletField } from './fields.js';
 import type { Wallet, WalletAttributes } from './wallet.js';
 
 /**
@@ -48,6 +48,55 @@ export const WALLET_COLUMNS: readonly WalletColumn[] = WALLET_FIELDS.map((field)
   column: columnOfField(field.path),
   sqlType: SQL_TYPES[field.type],
 }));
+
+/** Every column the writer fills, with its PostgreSQL type, in the order its statements name them. */
+export const TABLE_COLUMNS: readonly Pick<WalletColumn, 'column' | 'sqlType'>[] = [
+  ...WALLET_COLUMNS,
+  { column: 'attributes', sqlType: 'jsonb' },
+  { column: 'updated_height', sqlType: 'bigint' },
+];
+
+const columnList = TABLE_COLUMNS.map(({ column }) => column).join(', ');
+const columnArrays = TABLE_COLUMNS.map(({ sqlType }, i) => `$${i + 1}::${sqlType}[]`).join(', ');
+
+/**
+ * Inserts rows given as one array per column (`walletRowColumns`): PostgreSQL reads each array
+ * with its column's type, where rows as JSON objects would also carry every column's name and be
+ * parsed as JSON before each value is converted (twice the bytes and the server's time).
+ */
+export const INSERT_WALLET_ROWS = `INSERT INTO wallets (${columnList}) SELECT * FROM unnest(${columnArrays})`;
+
+/** INSERT_WALLET_ROWS replacing the rows of the same addresses. */
+export const UPSERT_WALLET_ROWS = `${INSERT_WALLET_ROWS}
+  ON CONFLICT (address) DO UPDATE SET ${TABLE_COLUMNS.filter(({ column }) => column !== 'address')
+    .map(({ column }) => `${column} = EXCLUDED.${column}`)
+    .join(', ')}`;
+
+/**
+ * The rows of `wallets`, as changed by the block at `height`, as the parameters of
+ * INSERT_WALLET_ROWS: one array per column of TABLE_COLUMNS, the attributes as JSON text.
+ */
+export function walletRowColumns(wallets: Iterable<Wallet>, height: number): unknown[][] {
+  const columns: unknown[][] = TABLE_COLUMNS.map(() => []);
+  const attributes = columns[WALLET_COLUMNS.length] as unknown[];
+  const heights = columns[WALLET_COLUMNS.length + 1] as unknown[];
+  for (const wallet of wallets) {
+    WALLET_COLUMNS.forEach(({ field }, i) => {
+      (columns[i] as unknown[]).push(columnValue(field.read(wallet)));
+    });
+    attributes.push(JSON.stringify(wallet.attributes, amountsAsText));
+    heights.push(height);
+  }
+  return columns;
+}
+
+/** A field's value as its column holds it: amounts as text, and null where JSON has null. */
+function columnValue(value: FieldValue | undefined): string | number | boolean | null {
+  if (value === undefined) return null;
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' && !Number.isFinite(value)) return null;
+  return value;
+}
 
 /** The row of `wallet` as changed by the block at `height`. */
 export function walletRowOf(wallet: Wallet, height: number): WalletRow {

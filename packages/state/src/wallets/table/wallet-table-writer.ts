@@ -1,10 +1,16 @@
+import { preparedQuery } from '@lni/database';
 import type { DatabaseConnection, EntityManager } from '@lni/database/contracts';
 import {
   BLOCK_COMMITTED_CHANNEL,
   type BlockCommittedPayload,
 } from '../../contracts/block-committed.js';
 import type { Wallet } from '../wallet.js';
-import { WALLET_COLUMNS, walletRowOf, type WalletRow } from '../wallet-row.js';
+import {
+  INSERT_WALLET_ROWS,
+  TABLE_COLUMNS,
+  UPSERT_WALLET_ROWS,
+  walletRowColumns,
+} from '../wallet-row.js';
 import type { StateHash } from './state-hash.js';
 
 /** The block the table is at, as `state_head` keeps it. */
@@ -31,35 +37,22 @@ export interface WalletTableWriterDeps {
   readonly roundAt: (height: number) => number;
 }
 
-/** Every column of `wallets`, in the order the statements name them. */
-export const TABLE_COLUMNS: readonly string[] = [
-  ...WALLET_COLUMNS.map(({ column }) => column),
-  'attributes',
-  'updated_height',
-];
-
-/** Rows per statement of a full write: one JSON parameter of a few MB. */
+/** Rows per statement of a full write: arrays of a few MB. */
 const ROWS_PER_STATEMENT = 5_000;
 
-const columnList = TABLE_COLUMNS.join(', ');
-// The rows travel as one JSON array, which PostgreSQL turns into `wallets` records by column name.
-const INSERT_ROWS = `INSERT INTO wallets (${columnList})
-  SELECT ${columnList} FROM jsonb_populate_recordset(NULL::wallets, $1::jsonb)`;
-const UPSERT_ROWS = `${INSERT_ROWS}
-  ON CONFLICT (address) DO UPDATE SET ${TABLE_COLUMNS.filter((column) => column !== 'address')
-    .map((column) => `${column} = EXCLUDED.${column}`)
-    .join(', ')}`;
+// The head's parameters follow the rows' arrays, one per column.
+const head = (n: number) => `$${TABLE_COLUMNS.length + n}`;
 const HEAD_COLUMNS = 'id, height, block_id, supply, state_hash, round, wallet_count, updated_at';
 const UPSERT_HEAD = `INSERT INTO state_head (${HEAD_COLUMNS})
-  VALUES (1, $2, $3, $4, $5, $6, $7, now())
+  VALUES (1, ${[1, 2, 3, 4, 5, 6].map(head).join(', ')}, now())
   ON CONFLICT (id) DO UPDATE SET height = EXCLUDED.height, block_id = EXCLUDED.block_id,
     supply = EXCLUDED.supply, state_hash = EXCLUDED.state_hash, round = EXCLUDED.round,
     wallet_count = EXCLUDED.wallet_count, updated_at = EXCLUDED.updated_at`;
 // Rows, head and NOTIFY in one round trip: every data-modifying CTE runs, whatever the SELECT reads.
 // PostgreSQL delivers the NOTIFY at the commit, never for a rolled-back transaction.
-const WRITE_ROWS_AND_HEAD = `WITH changed AS (${UPSERT_ROWS} RETURNING 1),
+const WRITE_ROWS_AND_HEAD = `WITH changed AS (${UPSERT_WALLET_ROWS} RETURNING 1),
   head AS (${UPSERT_HEAD} RETURNING 1)
-  SELECT pg_notify($8, $9) FROM head`;
+  SELECT pg_notify(${head(7)}, ${head(8)}) FROM head`;
 
 /**
  * Keeps `wallets` and `state_head` equal to the ledger's wallets, in each block's own database
@@ -92,17 +85,17 @@ export class WalletTableWriter {
     // The genesis block starts the table: rows left from another chain must not survive it.
     if (tip.height === 1) await manager.query('DELETE FROM wallets');
     const changes = changed.map((address) => [address, wallets.get(address)] as const);
-    const rows: WalletRow[] = [];
+    const present: Wallet[] = [];
     const gone: string[] = [];
     for (const [address, wallet] of changes) {
-      if (wallet) rows.push(walletRowOf(wallet, tip.height));
+      if (wallet) present.push(wallet);
       else gone.push(address);
     }
     if (gone.length > 0) {
       await manager.query('DELETE FROM wallets WHERE address = ANY($1::varchar[])', [gone]);
     }
     const pending = stateHash.change(changes);
-    await this.#writeHead(manager, tip, pending.hex, rows);
+    await this.#writeHead(manager, tip, pending.hex, present);
     return pending.apply;
   }
 
@@ -118,29 +111,33 @@ export class WalletTableWriter {
     stateHash.reset(wallets.all());
     await database.transaction(async (manager) => {
       await manager.query('TRUNCATE wallets');
-      let rows: WalletRow[] = [];
+      let batch: Wallet[] = [];
       for (const wallet of wallets.all()) {
-        rows.push(walletRowOf(wallet, tip.height));
-        if (rows.length === ROWS_PER_STATEMENT) {
-          await manager.query(INSERT_ROWS, [JSON.stringify(rows)]);
-          rows = [];
+        batch.push(wallet);
+        if (batch.length === ROWS_PER_STATEMENT) {
+          await preparedQuery(manager, INSERT_WALLET_ROWS, walletRowColumns(batch, tip.height));
+          batch = [];
         }
       }
-      if (rows.length > 0) await manager.query(INSERT_ROWS, [JSON.stringify(rows)]);
+      if (batch.length > 0) {
+        await preparedQuery(manager, INSERT_WALLET_ROWS, walletRowColumns(batch, tip.height));
+      }
       await this.#writeHead(manager, tip, stateHash.hex, []);
     });
   }
 
+  /** The rows of `changed`, the head and the commit's notification, in one statement. */
   async #writeHead(
     manager: EntityManager,
     tip: { readonly height: number; readonly id: string },
     hash: string,
-    rows: readonly WalletRow[],
+    changed: readonly Wallet[],
   ): Promise<void> {
     const { wallets, supply, roundAt } = this.#deps;
     const payload: BlockCommittedPayload = { height: tip.height, id: tip.id };
-    await manager.query(WRITE_ROWS_AND_HEAD, [
-      JSON.stringify(rows),
+    // Prepared once per connection: the statement is long and the same at every block.
+    await preparedQuery(manager, WRITE_ROWS_AND_HEAD, [
+      ...walletRowColumns(changed, tip.height),
       tip.height,
       tip.id,
       supply().toString(),
