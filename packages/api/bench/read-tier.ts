@@ -11,7 +11,7 @@
  * - The heavy mix against two api nodes at once for SECONDS (60) while the core node forges:
  *   slots missed on the core node (its lni_forger_missed_slots_total), target 0.
  * Run: npx tsx packages/api/bench/read-tier.ts (WALLETS 10,000, DELEGATES 200, SECONDS 60,
- * ROUTE_SECONDS 5 per route and node, QUIET_SECONDS 60 of lag alone, ROUTES a regexp of route names to measure,
+ * ROUTE_SECONDS 10 per route and node after WARM_SECONDS 2 unmeasured, QUIET_SECONDS 60 of lag alone, ROUTES a regexp of route names to measure,
  * API_NODE_OPTIONS as NODE_OPTIONS of the first api node, such as a profiler's --import;
  * POOL_SIZE the api nodes' database poolSize, MAX_EVENT_LOOP_DELAY their load shedding in ms,
  * 250 by default as in docker/compose.yml, 0 for none).
@@ -39,7 +39,8 @@ const env = process.env;
 const WALLETS = Number(env.WALLETS ?? 10_000);
 const DELEGATES = Number(env.DELEGATES ?? 200);
 const MIX_SECONDS = Number(env.SECONDS ?? 60);
-const ROUTE_SECONDS = Number(env.ROUTE_SECONDS ?? 5);
+const ROUTE_SECONDS = Number(env.ROUTE_SECONDS ?? 10);
+const WARM_SECONDS = Number(env.WARM_SECONDS ?? 2);
 const QUIET_SECONDS = Number(env.QUIET_SECONDS ?? 60);
 const ONLY = new RegExp(env.ROUTES ?? '.');
 const API_NODE_OPTIONS = env.API_NODE_OPTIONS;
@@ -265,11 +266,15 @@ async function missedSlots(uri: string): Promise<number> {
 }
 
 /** Requests/s of one route at CONNECTIONS connections for ROUTE_SECONDS; every answer a 200. */
-async function requestsPerSecond(uri: string, path: string): Promise<{ rps: number; p99: number }> {
+async function requestsPerSecond(
+  uri: string,
+  path: string,
+  seconds = ROUTE_SECONDS,
+): Promise<{ rps: number; p99: number }> {
   const result = await autocannon({
     url: `${uri}${path}`,
     connections: CONNECTIONS,
-    duration: ROUTE_SECONDS,
+    duration: seconds,
     workers: 1,
   });
   if (result.non2xx > 0) throw new Error(`${uri}${path}: ${result.non2xx} answers other than 2xx`);
@@ -298,6 +303,8 @@ async function measureRoutes(
   for (const [name, path] of routes) {
     const answer = await sameAnswer(coreUri, apiUri, path);
     const items = Array.isArray(answer.data) ? answer.data.length : 1;
+    // Unmeasured: both nodes compile the route's code before either is timed on it.
+    for (const uri of [coreUri, apiUri]) await requestsPerSecond(uri, path, WARM_SECONDS);
     const before = await requestsPerSecond(coreUri, path);
     const api = await requestsPerSecond(apiUri, path);
     const after = await requestsPerSecond(coreUri, path);

@@ -12,6 +12,11 @@ type PageRow<Row> = (Row | { readonly [Column in keyof Row]: null }) & {
   readonly total: string;
 };
 type VersionRow = Pick<WalletTextRow, 'address' | 'version'>;
+/** The one row of a page's versions: `address version address version ...`, null when empty. */
+interface VersionsRow {
+  readonly total: string;
+  readonly page: string | null;
+}
 
 /** The rows of a page not kept at their version, read in full by address. */
 export const ROWS_BY_ADDRESS_SQL = `SELECT ${WALLET_TEXT_COLUMNS} FROM wallets WHERE address = ANY($1::text[])`;
@@ -53,12 +58,12 @@ export class SqlWalletSearch {
   ): Promise<WalletSearchPage> {
     const versions = compileWalletSearch(scope, search);
     for (let attempt = 0; attempt < VERSION_ATTEMPTS; attempt += 1) {
-      const rows = await this.#read<PageRow<VersionRow>>(deadline, versions);
-      const wallets = await this.#walletsAt(rows.filter(isWalletRow), deadline);
+      const rows = await this.#read<VersionsRow>(deadline, versions);
+      const wallets = await this.#walletsAt(versionsOf(rows[0]?.page ?? null), deadline);
       if (wallets !== undefined) return pageOf(versions, rows, wallets);
     }
     // Written between every pair of reads: the page read whole, in one statement.
-    const whole = compileWalletSearch(scope, search, WALLET_TEXT_COLUMNS);
+    const whole = compileWalletSearch(scope, search, 'rows');
     const rows = await this.#read<PageRow<WalletTextRow>>(deadline, whole);
     return pageOf(
       whole,
@@ -106,6 +111,16 @@ export class SqlWalletSearch {
       throw error;
     }
   }
+}
+
+function versionsOf(page: string | null): VersionRow[] {
+  if (page === null) return [];
+  const parts = page.split(' ');
+  const rows: VersionRow[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    rows.push({ address: parts[i] as string, version: parts[i + 1] as string });
+  }
+  return rows;
 }
 
 function isWalletRow<Row extends { readonly address: string }>(

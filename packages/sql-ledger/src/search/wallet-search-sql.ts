@@ -5,7 +5,7 @@ import { compareFieldValues, readCursor } from '@lni/state';
 import { keysetCondition, type OrderKey } from './keyset.js';
 import { sqlFieldOf, type SearchScope } from './search-fields.js';
 import { SqlParameters } from './sql-parameters.js';
-import { ROW_VERSION } from './wallet-views.js';
+import { ROW_VERSION, WALLET_TEXT_COLUMNS } from './wallet-views.js';
 
 /** A wallet search as one statement: the page's rows, each carrying the exact total. */
 export interface CompiledSearch {
@@ -23,20 +23,26 @@ export interface CompiledSearch {
 }
 
 const ADDRESS = 'address COLLATE "C"';
-/** What a page selects of each row by default: its address and version (see WalletViews). */
-export const PAGE_COLUMNS = `address, ${ROW_VERSION}`;
+
+/**
+ * What a compiled search answers: `versions`, one row of the total and `page`, the page's
+ * addresses and row versions (see WalletViews) in order as one text, `address version ...`
+ * (addresses and versions hold no space); or `rows`, a row per wallet of the page, each with
+ * the total and the whole wallet (WalletTextRow), and a row of nulls but the total when the
+ * page is empty. One text costs the node a third of what a hundred rows cost it to read.
+ */
+export type SearchShape = 'versions' | 'rows';
 
 /**
  * Compiles a search of the `wallets` table: the conditions (AND; `in` is any of its values,
  * `range` inclusive), the order with ties by address in the first key's direction, and the page
  * by offset or after a cursor. Page and total are one statement, so they read one snapshot
- * (a hot standby may replay a block between two statements). `columns` is the select list of
- * each row of the page.
+ * (a hot standby may replay a block between two statements).
  */
 export function compileWalletSearch(
   scope: SearchScope,
   search: WalletSearch,
-  columns: string = PAGE_COLUMNS,
+  shape: SearchShape = 'versions',
 ): CompiledSearch {
   const offset = search.offset ?? 0;
   const limit = search.limit ?? 100;
@@ -75,10 +81,16 @@ export function compileWalletSearch(
     filters.length === 0
       ? 'SELECT wallet_count AS total FROM state_head'
       : `SELECT count(*) AS total FROM wallets ${where}`;
+  const limits = `LIMIT ${limitParameter} OFFSET ${offsetParameter}`;
+  // The row number keeps the page's order through the aggregate; the index gives both in order.
   const text =
-    `SELECT t.total::text AS total, w.* FROM (${total}) t LEFT JOIN LATERAL (` +
-    `SELECT ${columns} FROM wallets ${pageWhere} ORDER BY ${orderBy} ` +
-    `LIMIT ${limitParameter} OFFSET ${offsetParameter}) w ON true`;
+    shape === 'versions'
+      ? `SELECT t.total::text AS total, (SELECT string_agg(p.address || ' ' || p.version, ' ' ` +
+        `ORDER BY p.n) FROM (SELECT address, ${ROW_VERSION}, row_number() OVER (ORDER BY ` +
+        `${orderBy}) AS n FROM wallets ${pageWhere} ORDER BY ${orderBy} ${limits}) p) AS page ` +
+        `FROM (${total}) t`
+      : `SELECT t.total::text AS total, w.* FROM (${total}) t LEFT JOIN LATERAL (` +
+        `SELECT ${WALLET_TEXT_COLUMNS} FROM wallets ${pageWhere} ORDER BY ${orderBy} ${limits}) w ON true`;
   return {
     text,
     values: parameters.values,
