@@ -142,6 +142,7 @@ try {
     lag.phase = 'heavy mix';
     const missedBefore = await missedSlots(core.uri);
     const heightBefore = await heightOf(core.uri);
+    const shedBefore = await Promise.all(apiNodes.map((node) => shedRequests(node.uri)));
     const results = await Promise.all(
       apiNodes.map((node) =>
         runMix(node.uri, mix, {
@@ -154,9 +155,13 @@ try {
     const missed = (await missedSlots(core.uri)) - missedBefore;
     const forged = (await heightOf(core.uri)) - heightBefore;
     for (const [index, result] of results.entries()) {
+      const node = apiNodes[index] as { uri: string };
+      const shed = (await shedRequests(node.uri)) - (shedBefore[index] as number);
       console.log(
         `heavy mix on api node ${index}, ${MIX_CONNECTIONS} connections, ${MIX_SECONDS} s: ` +
-          `${result.rps.toFixed(0)} req/s, ${result.status503} answered 503, ${result.errors} errors, ` +
+          `${result.rps.toFixed(0)} req/s, ${result.status503} answered 503 (${shed} shed at ` +
+          `${MAX_EVENT_LOOP_DELAY} ms of event loop delay, the rest past their time budget), ` +
+          `${result.errors} errors, ` +
           `probe of /api p99 ${result.probeP99.toFixed(1)} ms (max ${result.probeMax.toFixed(1)})`,
       );
     }
@@ -260,6 +265,12 @@ function caughtUp(uri: string, height: number): Promise<true> {
 }
 
 /** The core node's missed slots since it started, over every delegate. */
+/** Requests the node refused at once for its event loop's delay (lni_api_shed_requests_total). */
+async function shedRequests(uri: string): Promise<number> {
+  const family = (await scrape(`${uri}/metrics`)).get('lni_api_shed_requests_total');
+  return Number(family?.metrics[0]?.value ?? 0);
+}
+
 async function missedSlots(uri: string): Promise<number> {
   const family = (await scrape(`${uri}/metrics`)).get('lni_forger_missed_slots_total');
   return (family?.metrics ?? []).reduce((sum, metric) => sum + Number(metric.value ?? 0), 0);

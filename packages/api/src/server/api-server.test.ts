@@ -248,6 +248,10 @@ describe('the API server', () => {
     // Caught up: requests are taken again.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await fetch(`${uri}/api/colours?limit=1`)).status).toBe(200);
+    // Counted for the operator apart from the routed requests.
+    expect(await (await fetch(`${uri}/metrics`)).text()).toMatch(
+      /^lni_api_shed_requests_total 1$/m,
+    );
   });
 
   it('sheds nothing by default, however far behind its event loop is', async () => {

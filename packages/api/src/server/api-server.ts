@@ -14,6 +14,7 @@ import { openApiDocument } from '../openapi/openapi-document.js';
 import { removedSearchRoutes } from './removed-search-routes.js';
 import { JSON_TYPE } from '../resources/json-bytes.js';
 import { LoadShedding } from './load-shedding.js';
+import type { ApiMetrics } from '../metrics/api-metrics.js';
 import { ResponseCache } from './response-cache.js';
 import type { RequestRateLimit } from './request-rate-limit.js';
 import type { RouteRegistry } from './route-registry.js';
@@ -32,7 +33,7 @@ export interface ApiServerDependencies {
   /** Live subscriptions on the same server; undefined when disabled or without the ledger. */
   readonly liveFeed: LiveFeed | undefined;
   /** Counts each answered request by route template and status, and its duration. */
-  readonly apiMetrics?: { observe(route: string, status: number, seconds: number): void };
+  readonly apiMetrics?: Pick<ApiMetrics, 'observe' | 'shed'>;
 }
 
 /** What a route that reads only the chain declares in `options.app`: cache it per tip. */
@@ -116,6 +117,7 @@ export class ApiServer {
   private async admit(request: Request, h: ResponseToolkit): Promise<Lifecycle.ReturnValue> {
     const behind = NEVER_SHED.has(request.path) ? undefined : this.shedding.overloadedBy();
     if (behind !== undefined) {
+      this.deps.apiMetrics?.shed();
       // finish() adds Retry-After and X-Block-Height to this 503 as to any.
       throw Boom.serverUnavailable(
         `the node is overloaded (its event loop is ${behind} ms behind); retry shortly or on another node`,
