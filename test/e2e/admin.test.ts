@@ -7,7 +7,7 @@ import {
   transfer,
 } from '@lni/crypto';
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -32,11 +32,18 @@ interface Node {
   readonly p2pPort: number;
   readonly database: ServerConnection;
   readonly drop: () => Promise<void>;
+  /** The environment the node runs with beyond its ports and database, given to the CLI too. */
+  readonly env: NodeJS.ProcessEnv;
   process: KernelProcess;
 }
 
 /** A node as an operator starts it, on its own PostgreSQL database, a peer on loopback. */
-async function startAdminNode(root: string, name: string, mode: 'core' | 'relay'): Promise<Node> {
+async function startAdminNode(
+  root: string,
+  name: string,
+  mode: 'core' | 'relay',
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Node> {
   const dirs = { config: join(root, name, 'config'), data: join(root, name, 'data') };
   await publishConfig(dirs.config);
   await joinLoopback(dirs.config, []);
@@ -46,16 +53,17 @@ async function startAdminNode(root: string, name: string, mode: 'core' | 'relay'
     CORE_API_PORT: String(apiPort),
     CORE_P2P_PORT: String(p2pPort),
     ...databaseEnv(connection),
+    ...extraEnv,
   };
   const api = new ApiClient(`http://127.0.0.1:${apiPort}/api`);
   const process = startNode(mode, dirs, env);
   await process.waitFor('Admin socket listening', 120_000);
-  return { dirs, api, apiPort, p2pPort, database: connection, drop, process };
+  return { dirs, api, apiPort, p2pPort, database: connection, drop, env: extraEnv, process };
 }
 
 /** `kernel <args> --config … --data …` for this node. */
 function admin(node: Node, ...args: string[]) {
-  return kernel([...args, '--config', node.dirs.config, '--data', node.dirs.data]);
+  return kernel([...args, '--config', node.dirs.config, '--data', node.dirs.data], node.env);
 }
 
 /** Whether the P2P server lets a websocket from `localAddress` open, or cuts it. */
@@ -113,11 +121,15 @@ describe.skipIf(postgresSkipReason)('operating a running node over its admin soc
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'lni-admin-'));
+    // The core's own TMPDIR, removed with the rest (the node leaves the shared directory there).
+    await mkdir(join(root, 'tmp'));
     // The core node forges alone; the relay knows no peer until it is told to add it.
     [relay, core] = await Promise.all([
       startAdminNode(root, 'relay', 'relay'),
       // The core's data directory is too deep for a Unix socket path: its socket goes elsewhere.
-      startAdminNode(root, join('core', 'a-data-directory-nested'.repeat(4)), 'core'),
+      startAdminNode(root, join('core', 'a-data-directory-nested'.repeat(4)), 'core', {
+        TMPDIR: join(root, 'tmp'),
+      }),
     ]);
   }, 240_000);
 
@@ -169,7 +181,7 @@ describe.skipIf(postgresSkipReason)('operating a running node over its admin soc
       .split('\n')
       .filter((text) => text.includes('Admin socket listening'));
     const { socket } = JSON.parse(line ?? '{}') as { socket?: string };
-    expect(socket?.startsWith(join(tmpdir(), `lni-admin-${process.getuid?.()}`, ''))).toBe(true);
+    expect(socket?.startsWith(join(root, 'tmp', `lni-admin-${process.getuid?.()}`, ''))).toBe(true);
     expect(statSync(socket ?? '').mode & 0o777).toBe(0o600);
     const { code, stdout } = await admin(core, 'status');
     expect(code).toBe(0);
