@@ -264,13 +264,13 @@ function caughtUp(uri: string, height: number): Promise<true> {
   );
 }
 
-/** The core node's missed slots since it started, over every delegate. */
 /** Requests the node refused at once for its event loop's delay (lni_api_shed_requests_total). */
 async function shedRequests(uri: string): Promise<number> {
   const family = (await scrape(`${uri}/metrics`)).get('lni_api_shed_requests_total');
   return Number(family?.metrics[0]?.value ?? 0);
 }
 
+/** The core node's missed slots since it started, over every delegate. */
 async function missedSlots(uri: string): Promise<number> {
   const family = (await scrape(`${uri}/metrics`)).get('lni_forger_missed_slots_total');
   return (family?.metrics ?? []).reduce((sum, metric) => sum + Number(metric.value ?? 0), 0);

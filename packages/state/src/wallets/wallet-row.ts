@@ -104,10 +104,7 @@ export function walletRowOf(wallet: Wallet, height: number): WalletRow {
     attributes: JSON.parse(JSON.stringify(wallet.attributes, amountsAsText)) as unknown,
     updated_height: height,
   };
-  for (const { field, column } of WALLET_COLUMNS) {
-    const value = field.read(wallet);
-    row[column] = value === undefined ? null : typeof value === 'bigint' ? String(value) : value;
-  }
+  for (const { field, column } of WALLET_COLUMNS) row[column] = columnValue(field.read(wallet));
   return row as unknown as WalletRow;
 }
 
