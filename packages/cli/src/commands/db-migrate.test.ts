@@ -57,7 +57,7 @@ describe('kernel db:migrate', () => {
     expect(run.stdout()).toContain(`Database embedded PGlite at ${join(data, 'database')}`);
     expect(run.stdout()).toContain(
       // Plugin by plugin in dependency order: database, state, p2p, api.
-      '14 migration(s) applied (InitialSchema1763900000000, RowTotals1764000000000, PaymentRecipients1764000000001, TransactionParties1764400000000, PartyCount1764500000000, PartyPairs1764600000000, PoolTransactions1764200000000, MissedSlots1764300000000, WalletState1765100000000, WalletSearchIndexes1765200000000, Peers1764100000000, Webhooks1764300000001, WebhookArkShape1764700000000, ConditionalDeliveries1765000000000)',
+      '15 migration(s) applied (InitialSchema1763900000000, RowTotals1764000000000, PaymentRecipients1764000000001, TransactionParties1764400000000, PartyCount1764500000000, PartyPairs1764600000000, PoolTransactions1764200000000, MissedSlots1764300000000, WalletState1765100000000, WalletSearchIndexes1765200000000, WalletKeysInCodeUnitOrder1765300000000, Peers1764100000000, Webhooks1764300000001, WebhookArkShape1764700000000, ConditionalDeliveries1765000000000)',
     );
   }, 60_000);
 

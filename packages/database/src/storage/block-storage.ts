@@ -38,29 +38,30 @@ export class BlockStorage {
       return;
     }
     const blocks = batch.map(({ block }) => block);
-    await manager.query(
-      `INSERT INTO blocks (${BLOCK_COLUMNS})
-       SELECT * FROM unnest($1::varchar[], $2::smallint[], $3::integer[], $4::varchar[],
-         $5::integer[], $6::integer[], $7::bigint[], $8::bigint[], $9::bigint[], $10::integer[],
-         $11::varchar[], $12::varchar[], $13::varchar[])`,
-      [
-        blocks.map((b) => b.id),
-        blocks.map((b) => b.version),
-        blocks.map((b) => b.timestamp),
-        blocks.map((b) => b.previousBlock),
-        blocks.map((b) => b.height),
-        blocks.map((b) => b.numberOfTransactions),
-        blocks.map((b) => b.totalAmount.toString()),
-        blocks.map((b) => b.totalFee.toString()),
-        blocks.map((b) => b.reward.toString()),
-        blocks.map((b) => b.payloadLength),
-        blocks.map((b) => b.payloadHash),
-        blocks.map((b) => b.generatorPublicKey),
-        blocks.map((b) => b.blockSignature),
-      ],
-    );
     const transactions = batch.flatMap((entry) => entry.transactions);
-    if (transactions.length > 0) await insertTransactions(manager, transactions);
+    const blockValues = [
+      blocks.map((b) => b.id),
+      blocks.map((b) => b.version),
+      blocks.map((b) => b.timestamp),
+      blocks.map((b) => b.previousBlock),
+      blocks.map((b) => b.height),
+      blocks.map((b) => b.numberOfTransactions),
+      blocks.map((b) => b.totalAmount.toString()),
+      blocks.map((b) => b.totalFee.toString()),
+      blocks.map((b) => b.reward.toString()),
+      blocks.map((b) => b.payloadLength),
+      blocks.map((b) => b.payloadHash),
+      blocks.map((b) => b.generatorPublicKey),
+      blocks.map((b) => b.blockSignature),
+    ];
+    if (transactions.length === 0) {
+      await manager.query(INSERT_BLOCKS, blockValues);
+      return;
+    }
+    await manager.query(INSERT_BLOCKS_AND_TRANSACTIONS, [
+      ...blockValues,
+      ...transactionValues(transactions),
+    ]);
   }
 
   /** Rollback: removes every block above `height` and its transactions. */
@@ -177,29 +178,71 @@ export class BlockStorage {
   }
 }
 
-async function insertTransactions(manager: EntityManager, transactions: StoredTransaction[]) {
-  await manager.query(
-    `INSERT INTO transactions (${TRANSACTION_COLUMNS})
-     SELECT * FROM unnest($1::varchar[], $2::smallint[], $3::varchar[], $4::integer[],
-       $5::smallint[], $6::integer[], $7::bigint[], $8::varchar[], $9::varchar[], $10::smallint[],
-       $11::integer[], $12::bytea[], $13::bigint[], $14::bigint[], $15::bytea[], $16::jsonb[])`,
-    [
-      transactions.map((t) => t.id),
-      transactions.map((t) => t.version),
-      transactions.map((t) => t.blockId),
-      transactions.map((t) => t.blockHeight),
-      transactions.map((t) => t.sequence),
-      transactions.map((t) => t.timestamp),
-      transactions.map((t) => t.nonce.toString()),
-      transactions.map((t) => t.senderPublicKey),
-      transactions.map((t) => t.recipientId),
-      transactions.map((t) => t.type),
-      transactions.map((t) => t.typeGroup),
-      transactions.map((t) => (t.vendorField === null ? null : Buffer.from(t.vendorField, 'utf8'))),
-      transactions.map((t) => t.amount.toString()),
-      transactions.map((t) => t.fee.toString()),
-      transactions.map((t) => Buffer.from(t.serialized)),
-      transactions.map((t) => (t.asset === null ? null : JSON.stringify(t.asset))),
-    ],
-  );
+/** `$first::type[], ...`: one array parameter per column, typed. */
+function arrayParameters(types: readonly string[], first = 1): string {
+  return types.map((type, i) => `$${first + i}::${type}[]`).join(', ');
+}
+
+const BLOCK_TYPES = [
+  'varchar',
+  'smallint',
+  'integer',
+  'varchar',
+  'integer',
+  'integer',
+  'bigint',
+  'bigint',
+  'bigint',
+  'integer',
+  'varchar',
+  'varchar',
+  'varchar',
+];
+const TRANSACTION_TYPES = [
+  'varchar',
+  'smallint',
+  'varchar',
+  'integer',
+  'smallint',
+  'integer',
+  'bigint',
+  'varchar',
+  'varchar',
+  'smallint',
+  'integer',
+  'bytea',
+  'bigint',
+  'bigint',
+  'bytea',
+  'jsonb',
+];
+
+const INSERT_BLOCKS = `INSERT INTO blocks (${BLOCK_COLUMNS})
+  SELECT * FROM unnest(${arrayParameters(BLOCK_TYPES)})`;
+// One round trip for a batch: the transactions' foreign key is checked at the statement's end,
+// when the blocks inserted beside them are visible.
+const INSERT_BLOCKS_AND_TRANSACTIONS = `WITH saved_blocks AS (${INSERT_BLOCKS})
+  INSERT INTO transactions (${TRANSACTION_COLUMNS})
+  SELECT * FROM unnest(${arrayParameters(TRANSACTION_TYPES, BLOCK_TYPES.length + 1)})`;
+
+/** The transactions as the parameters of INSERT_BLOCKS_AND_TRANSACTIONS: one array per column. */
+function transactionValues(transactions: readonly StoredTransaction[]): unknown[][] {
+  return [
+    transactions.map((t) => t.id),
+    transactions.map((t) => t.version),
+    transactions.map((t) => t.blockId),
+    transactions.map((t) => t.blockHeight),
+    transactions.map((t) => t.sequence),
+    transactions.map((t) => t.timestamp),
+    transactions.map((t) => t.nonce.toString()),
+    transactions.map((t) => t.senderPublicKey),
+    transactions.map((t) => t.recipientId),
+    transactions.map((t) => t.type),
+    transactions.map((t) => t.typeGroup),
+    transactions.map((t) => (t.vendorField === null ? null : Buffer.from(t.vendorField, 'utf8'))),
+    transactions.map((t) => t.amount.toString()),
+    transactions.map((t) => t.fee.toString()),
+    transactions.map((t) => Buffer.from(t.serialized)),
+    transactions.map((t) => (t.asset === null ? null : JSON.stringify(t.asset))),
+  ];
 }

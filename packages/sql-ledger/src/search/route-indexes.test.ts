@@ -53,7 +53,7 @@ const ROUTES: [string, SearchScope, WalletSearch, string][] = [
     'GET /api/wallets?orderBy=address',
     'wallets',
     page({ orderBy: [{ field: 'address', direction: 'asc' }] }),
-    'wallets_address_c',
+    'wallets_pkey',
   ],
   [
     'GET /api/delegates',
@@ -83,7 +83,13 @@ const ROUTES: [string, SearchScope, WalletSearch, string][] = [
       conditions: [{ kind: 'in', field: 'username', values: ['d7', 'd9'] }],
       orderBy: [{ field: 'rank', direction: 'asc' }],
     }),
-    'wallets_delegate_username_c',
+    'wallets_delegate_username',
+  ],
+  [
+    'GET /api/wallets?publicKey=',
+    'wallets',
+    page({ conditions: [{ kind: 'in', field: 'publicKey', values: [KEY] }] }),
+    'wallets_public_key',
   ],
   [
     'GET /api/delegates/{id}/voters',

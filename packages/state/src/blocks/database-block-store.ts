@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   deserializeTransaction,
   serializeTransaction,
@@ -154,10 +155,15 @@ export class DatabaseBlockStore implements BlockStore, WireBlockSource {
     }
     let committed: (() => void) | undefined;
     const write = async (manager: EntityManager) => {
-      await this.#storage.saveBlocks([stored], manager);
+      const [, walletChanges] = await Promise.all([
+        this.#storage.saveBlocks([stored], manager),
+        // The wallets' rows and hash are made while PostgreSQL inserts the block: the insert
+        // is on its way before the next turn of the event loop.
+        walletTable && nextTurn().then(() => walletTable.changesOf(block, changedBy(events))),
+      ]);
       if (rounds && elected) await rounds.storage.saveRound(roundRows(elected), manager);
       await this.#missedSlots?.storage.save(missed, manager);
-      committed = await walletTable?.writeChanges(manager, block, changedBy(events));
+      if (walletTable && walletChanges) committed = await walletTable.write(manager, walletChanges);
     };
     if (commit) await commit.run({ block, events }, write);
     else await this.#database.transaction(write);

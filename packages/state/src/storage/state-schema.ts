@@ -3,6 +3,7 @@ import { PoolTransactions1764200000000 } from './migrations/1764200000000-pool-t
 import { MissedSlots1764300000000 } from './migrations/1764300000000-missed-slots.js';
 import { WalletState1765100000000 } from './migrations/1765100000000-wallet-state.js';
 import { WalletSearchIndexes1765200000000 } from './migrations/1765200000000-wallet-search-indexes.js';
+import { WalletKeysInCodeUnitOrder1765300000000 } from './migrations/1765300000000-wallet-keys-in-code-unit-order.js';
 
 /** The state plugin's own tables: the pool as kept on disk, missed slots, wallet state and its head. */
 export const stateSchema: SchemaContribution = {
@@ -11,6 +12,7 @@ export const stateSchema: SchemaContribution = {
     MissedSlots1764300000000,
     WalletState1765100000000,
     WalletSearchIndexes1765200000000,
+    WalletKeysInCodeUnitOrder1765300000000,
   ],
   // Every pooled transaction is a row added then deleted; every block rewrites the wallets it
   // changed. Left to autovacuum (20 % of the table dead first), the rows of wallets changed

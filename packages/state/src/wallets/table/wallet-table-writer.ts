@@ -11,7 +11,18 @@ import {
   UPSERT_WALLET_ROWS,
   walletRowColumns,
 } from '../wallet-row.js';
-import type { StateHash } from './state-hash.js';
+import type { PendingHash, StateHash } from './state-hash.js';
+
+/** What a block or a revert changed, ready to be written (WalletTableWriter.changesOf). */
+export interface WalletTableChanges {
+  readonly tip: { readonly height: number; readonly id: string };
+  /** Addresses whose wallets no longer exist. */
+  readonly gone: readonly string[];
+  /** The state hash once the changes have committed. */
+  readonly hash: PendingHash;
+  /** The parameters of the one statement that writes the rows, the head and the notification. */
+  readonly statement: readonly unknown[];
+}
 
 /** The block the table is at, as `state_head` keeps it. */
 export interface StateHead {
@@ -81,9 +92,19 @@ export class WalletTableWriter {
     tip: { readonly height: number; readonly id: string },
     changed: readonly string[],
   ): Promise<() => void> {
+    return this.write(manager, this.changesOf(tip, changed));
+  }
+
+  /**
+   * The rows, deletions and next state hash of what a block or a revert changed, from the
+   * ledger's wallets as they are now: work of the processor alone, which a block's save does
+   * while PostgreSQL inserts the block.
+   */
+  changesOf(
+    tip: { readonly height: number; readonly id: string },
+    changed: readonly string[],
+  ): WalletTableChanges {
     const { wallets, stateHash } = this.#deps;
-    // The genesis block starts the table: rows left from another chain must not survive it.
-    if (tip.height === 1) await manager.query('DELETE FROM wallets');
     const changes = changed.map((address) => [address, wallets.get(address)] as const);
     const present: Wallet[] = [];
     const gone: string[] = [];
@@ -91,12 +112,20 @@ export class WalletTableWriter {
       if (wallet) present.push(wallet);
       else gone.push(address);
     }
-    if (gone.length > 0) {
-      await manager.query('DELETE FROM wallets WHERE address = ANY($1::varchar[])', [gone]);
+    const hash = stateHash.change(changes);
+    return { tip, gone, hash, statement: this.#headValues(tip, hash.hex, present) };
+  }
+
+  /** Writes `changes` inside `manager`'s transaction; see writeChanges. */
+  async write(manager: EntityManager, changes: WalletTableChanges): Promise<() => void> {
+    // The genesis block starts the table: rows left from another chain must not survive it.
+    if (changes.tip.height === 1) await manager.query('DELETE FROM wallets');
+    if (changes.gone.length > 0) {
+      await manager.query('DELETE FROM wallets WHERE address = ANY($1::varchar[])', [changes.gone]);
     }
-    const pending = stateHash.change(changes);
-    await this.#writeHead(manager, tip, pending.hex, present);
-    return pending.apply;
+    // Prepared once per connection: the statement is long and the same at every block.
+    await preparedQuery(manager, WRITE_ROWS_AND_HEAD, changes.statement);
+    return changes.hash.apply;
   }
 
   /**
@@ -122,21 +151,19 @@ export class WalletTableWriter {
       if (batch.length > 0) {
         await preparedQuery(manager, INSERT_WALLET_ROWS, walletRowColumns(batch, tip.height));
       }
-      await this.#writeHead(manager, tip, stateHash.hex, []);
+      await preparedQuery(manager, WRITE_ROWS_AND_HEAD, this.#headValues(tip, stateHash.hex, []));
     });
   }
 
-  /** The rows of `changed`, the head and the commit's notification, in one statement. */
-  async #writeHead(
-    manager: EntityManager,
+  /** The parameters of WRITE_ROWS_AND_HEAD: the rows of `changed`, the head, the notification. */
+  #headValues(
     tip: { readonly height: number; readonly id: string },
     hash: string,
     changed: readonly Wallet[],
-  ): Promise<void> {
+  ): unknown[] {
     const { wallets, supply, roundAt } = this.#deps;
     const payload: BlockCommittedPayload = { height: tip.height, id: tip.id };
-    // Prepared once per connection: the statement is long and the same at every block.
-    await preparedQuery(manager, WRITE_ROWS_AND_HEAD, [
+    return [
       ...walletRowColumns(changed, tip.height),
       tip.height,
       tip.id,
@@ -146,7 +173,7 @@ export class WalletTableWriter {
       wallets.size,
       BLOCK_COMMITTED_CHANNEL,
       JSON.stringify(payload),
-    ]);
+    ];
   }
 }
 
