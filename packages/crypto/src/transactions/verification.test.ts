@@ -143,7 +143,9 @@ describe('transactionVerificationItems on the worker pool', () => {
     );
     writeFileSync(
       announcing,
-      `new BroadcastChannel('lni-pool-start').postMessage('started');\n` +
+      `const channel = new BroadcastChannel('lni-pool-start');\n` +
+        `channel.postMessage('started');\n` +
+        `channel.close();\n` +
         `await import(${JSON.stringify(worker.href)});\n`,
     );
     const channel = new BroadcastChannel('lni-pool-start');
@@ -160,6 +162,42 @@ describe('transactionVerificationItems on the worker pool', () => {
       await expect.poll(() => started).toBe(2);
     } finally {
       await lazy.close();
+      channel.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('stops a thread only once it has loaded the native addon (stopped inside it, the process aborts)', async () => {
+    // Workers that wait 200 ms before loading: a pool closed as its first verification
+    // starts them finds them still loading.
+    const directory = mkdtempSync(join(tmpdir(), 'lni-pool-'));
+    const slow = join(directory, 'slow-worker.mjs');
+    const worker = defaultWorkerUrl(
+      new URL('../verification/verification-pool.ts', import.meta.url).href,
+    );
+    writeFileSync(
+      slow,
+      `await new Promise((resolve) => setTimeout(resolve, 200));\n` +
+        `await import(${JSON.stringify(worker.href)});\n` +
+        `const channel = new BroadcastChannel('lni-pool-loaded');\n` +
+        `channel.postMessage('loaded');\n` +
+        `channel.close();\n`,
+    );
+    const channel = new BroadcastChannel('lni-pool-loaded');
+    let loaded = 0;
+    channel.onmessage = () => {
+      loaded += 1;
+    };
+    const pool = new VerificationPool({ size: 2, workerUrl: pathToFileURL(slow) });
+    try {
+      const items = transactionVerificationItems(base().sign('closing pool').build());
+      const refused = expect(pool.verify(items)).rejects.toThrow('verification pool closed');
+      await pool.close();
+      await refused;
+      // Both threads loaded before they stopped (the message may trail the thread).
+      await expect.poll(() => loaded).toBe(2);
+    } finally {
+      await pool.close();
       channel.close();
       rmSync(directory, { recursive: true, force: true });
     }

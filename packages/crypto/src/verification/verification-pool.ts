@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { VerificationItem } from './verification-item.js';
 import { VerificationPoolError } from './verification-pool-error.js';
 import { packItems } from './wire.js';
-import type { WorkerRequest, WorkerResponse } from './worker.js';
+import type { WorkerRequest, WorkerResponse, WorkerStop } from './worker.js';
 import { assertWorkerExists, defaultWorkerUrl } from './worker-location.js';
 
 export interface VerificationPoolOptions {
@@ -26,11 +26,18 @@ interface Slot {
 }
 
 /**
+ * How long close() waits for a worker to stop by itself before stopping it from outside, which
+ * aborts the process if the worker is then inside the native addon: a last resort.
+ */
+const STOP_WAIT_MS = 30_000;
+
+/**
  * Worker threads that verify signatures off the event loop. A big batch is cut into one chunk
- * per worker, so throughput grows with cores; idle workers do not keep the process alive. The
- * workers start with the first verification: a node whose start fails before it verifies
- * anything exits with no thread half-way through loading the native signature addon (exiting
- * then aborts the process).
+ * per worker, so throughput grows with cores; idle workers do not keep the process alive. A
+ * thread stopped from outside while it is inside the native signature addon (loading it, or
+ * making its first context) aborts the whole process, as the addon asserts. So the workers
+ * start with the first verification (a node whose start fails before it verifies anything has
+ * none), and close() asks each one to stop after what it was sent, and waits until it has.
  */
 export class VerificationPool {
   readonly size: number;
@@ -71,7 +78,7 @@ export class VerificationPool {
     const error = new VerificationPoolError('verification pool closed');
     for (const task of this.#queue.splice(0)) task.reject(error);
     for (const slot of this.#slots) slot.task?.reject(error);
-    await Promise.all(this.#slots.map((slot) => slot.worker.terminate()));
+    await Promise.all(this.#slots.map((slot) => stopWorker(slot.worker)));
   }
 
   async #run(
@@ -141,4 +148,16 @@ export class VerificationPool {
     this.#slots.push(this.#spawn());
     this.#dispatch();
   }
+}
+
+/** Asks a worker to stop once it is done with what it was sent, and waits until it has exited. */
+async function stopWorker(worker: Worker): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const stopped = await new Promise<boolean>((resolve) => {
+    worker.once('exit', () => resolve(true));
+    timer = setTimeout(() => resolve(false), STOP_WAIT_MS);
+    worker.postMessage({ stop: true } satisfies WorkerStop);
+  });
+  clearTimeout(timer);
+  if (!stopped) await worker.terminate();
 }

@@ -9,6 +9,11 @@ export interface WorkerRequest {
   readonly packed: ArrayBuffer;
 }
 
+/** Asks the worker to stop once it has answered what it was sent before. */
+export interface WorkerStop {
+  readonly stop: true;
+}
+
 export interface WorkerResponse {
   readonly id: number;
   /** One byte per item (1 valid) for `each`; one byte for `all`. */
@@ -20,7 +25,13 @@ if (parentPort === null) {
 }
 const port = parentPort;
 
-port.on('message', ({ id, mode, packed }: WorkerRequest) => {
+port.on('message', (message: WorkerRequest | WorkerStop) => {
+  if ('stop' in message) {
+    // Nothing else keeps the thread alive: it ends once this handler returns.
+    port.close();
+    return;
+  }
+  const { id, mode, packed } = message;
   const items = unpackItems(packed);
   const results =
     mode === 'all'

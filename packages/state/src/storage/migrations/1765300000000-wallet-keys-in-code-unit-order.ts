@@ -25,7 +25,9 @@ export class WalletKeysInCodeUnitOrder1765300000000 implements MigrationInterfac
     await runner.query(
       `ALTER TABLE wallets ${KEYS.map(([column, type]) => `ALTER COLUMN ${column} TYPE ${type} COLLATE "default"`).join(', ')}`,
     );
-    await runner.query('CREATE INDEX IF NOT EXISTS wallets_address_c ON wallets (address COLLATE "C")');
+    await runner.query(
+      'CREATE INDEX IF NOT EXISTS wallets_address_c ON wallets (address COLLATE "C")',
+    );
     await runner.query(
       `CREATE INDEX IF NOT EXISTS wallets_delegate_username_c ON wallets
          (delegate_username COLLATE "C") WHERE delegate_username IS NOT NULL`,
