@@ -39,28 +39,14 @@ export class BlockStorage {
     }
     const blocks = batch.map(({ block }) => block);
     const transactions = batch.flatMap((entry) => entry.transactions);
-    const blockValues = [
-      blocks.map((b) => b.id),
-      blocks.map((b) => b.version),
-      blocks.map((b) => b.timestamp),
-      blocks.map((b) => b.previousBlock),
-      blocks.map((b) => b.height),
-      blocks.map((b) => b.numberOfTransactions),
-      blocks.map((b) => b.totalAmount.toString()),
-      blocks.map((b) => b.totalFee.toString()),
-      blocks.map((b) => b.reward.toString()),
-      blocks.map((b) => b.payloadLength),
-      blocks.map((b) => b.payloadHash),
-      blocks.map((b) => b.generatorPublicKey),
-      blocks.map((b) => b.blockSignature),
-    ];
+    const blockValues = arrayValues(BLOCK_ARRAYS, blocks);
     if (transactions.length === 0) {
       await manager.query(INSERT_BLOCKS, blockValues);
       return;
     }
     await manager.query(INSERT_BLOCKS_AND_TRANSACTIONS, [
       ...blockValues,
-      ...transactionValues(transactions),
+      ...arrayValues(TRANSACTION_ARRAYS, transactions),
     ]);
   }
 
@@ -178,71 +164,63 @@ export class BlockStorage {
   }
 }
 
-/** `$first::type[], ...`: one array parameter per column, typed. */
-function arrayParameters(types: readonly string[], first = 1): string {
-  return types.map((type, i) => `$${first + i}::${type}[]`).join(', ');
+/** A column written as an array parameter: its PostgreSQL type and its value in a record. */
+type ArrayColumn<Record> = readonly [type: string, value: (record: Record) => unknown];
+
+/** In BLOCK_COLUMNS' order. */
+const BLOCK_ARRAYS: readonly ArrayColumn<BlockHeader>[] = [
+  ['varchar', (b) => b.id],
+  ['smallint', (b) => b.version],
+  ['integer', (b) => b.timestamp],
+  ['varchar', (b) => b.previousBlock],
+  ['integer', (b) => b.height],
+  ['integer', (b) => b.numberOfTransactions],
+  ['bigint', (b) => b.totalAmount.toString()],
+  ['bigint', (b) => b.totalFee.toString()],
+  ['bigint', (b) => b.reward.toString()],
+  ['integer', (b) => b.payloadLength],
+  ['varchar', (b) => b.payloadHash],
+  ['varchar', (b) => b.generatorPublicKey],
+  ['varchar', (b) => b.blockSignature],
+];
+
+/** In TRANSACTION_COLUMNS' order. */
+const TRANSACTION_ARRAYS: readonly ArrayColumn<StoredTransaction>[] = [
+  ['varchar', (t) => t.id],
+  ['smallint', (t) => t.version],
+  ['varchar', (t) => t.blockId],
+  ['integer', (t) => t.blockHeight],
+  ['smallint', (t) => t.sequence],
+  ['integer', (t) => t.timestamp],
+  ['bigint', (t) => t.nonce.toString()],
+  ['varchar', (t) => t.senderPublicKey],
+  ['varchar', (t) => t.recipientId],
+  ['smallint', (t) => t.type],
+  ['integer', (t) => t.typeGroup],
+  ['bytea', (t) => (t.vendorField === null ? null : Buffer.from(t.vendorField, 'utf8'))],
+  ['bigint', (t) => t.amount.toString()],
+  ['bigint', (t) => t.fee.toString()],
+  ['bytea', (t) => Buffer.from(t.serialized)],
+  ['jsonb', (t) => (t.asset === null ? null : JSON.stringify(t.asset))],
+];
+
+/** `$first::type[], ...`: the columns' array parameters, typed. */
+function arrayParameters(columns: readonly ArrayColumn<never>[], first = 1): string {
+  return columns.map(([type], i) => `$${first + i}::${type}[]`).join(', ');
 }
 
-const BLOCK_TYPES = [
-  'varchar',
-  'smallint',
-  'integer',
-  'varchar',
-  'integer',
-  'integer',
-  'bigint',
-  'bigint',
-  'bigint',
-  'integer',
-  'varchar',
-  'varchar',
-  'varchar',
-];
-const TRANSACTION_TYPES = [
-  'varchar',
-  'smallint',
-  'varchar',
-  'integer',
-  'smallint',
-  'integer',
-  'bigint',
-  'varchar',
-  'varchar',
-  'smallint',
-  'integer',
-  'bytea',
-  'bigint',
-  'bigint',
-  'bytea',
-  'jsonb',
-];
+/** The values of arrayParameters: one array per column. */
+function arrayValues<Record>(
+  columns: readonly ArrayColumn<Record>[],
+  records: readonly Record[],
+): unknown[][] {
+  return columns.map(([, value]) => records.map(value));
+}
 
 const INSERT_BLOCKS = `INSERT INTO blocks (${BLOCK_COLUMNS})
-  SELECT * FROM unnest(${arrayParameters(BLOCK_TYPES)})`;
+  SELECT * FROM unnest(${arrayParameters(BLOCK_ARRAYS)})`;
 // One round trip for a batch: the transactions' foreign key is checked at the statement's end,
 // when the blocks inserted beside them are visible.
 const INSERT_BLOCKS_AND_TRANSACTIONS = `WITH saved_blocks AS (${INSERT_BLOCKS})
   INSERT INTO transactions (${TRANSACTION_COLUMNS})
-  SELECT * FROM unnest(${arrayParameters(TRANSACTION_TYPES, BLOCK_TYPES.length + 1)})`;
-
-/** The transactions as the parameters of INSERT_BLOCKS_AND_TRANSACTIONS: one array per column. */
-function transactionValues(transactions: readonly StoredTransaction[]): unknown[][] {
-  return [
-    transactions.map((t) => t.id),
-    transactions.map((t) => t.version),
-    transactions.map((t) => t.blockId),
-    transactions.map((t) => t.blockHeight),
-    transactions.map((t) => t.sequence),
-    transactions.map((t) => t.timestamp),
-    transactions.map((t) => t.nonce.toString()),
-    transactions.map((t) => t.senderPublicKey),
-    transactions.map((t) => t.recipientId),
-    transactions.map((t) => t.type),
-    transactions.map((t) => t.typeGroup),
-    transactions.map((t) => (t.vendorField === null ? null : Buffer.from(t.vendorField, 'utf8'))),
-    transactions.map((t) => t.amount.toString()),
-    transactions.map((t) => t.fee.toString()),
-    transactions.map((t) => Buffer.from(t.serialized)),
-    transactions.map((t) => (t.asset === null ? null : JSON.stringify(t.asset))),
-  ];
-}
+  SELECT * FROM unnest(${arrayParameters(TRANSACTION_ARRAYS, BLOCK_ARRAYS.length + 1)})`;

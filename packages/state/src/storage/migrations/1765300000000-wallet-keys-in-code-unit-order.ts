@@ -4,10 +4,9 @@ import type { MigrationInterface, QueryRunner } from '@lni/database/contracts';
  * The wallets table's keys in code-unit order (`COLLATE "C"`), the order the in-memory ledger
  * and the api nodes' searches use: the primary key then serves the lookups and the order by
  * address alike, as the one username index serves both a wallet by username and the delegate
- * routes' filters, and a search by public key or vote reads its index. Each block then writes
- * two index entries fewer per changed wallet than with a second index per key in "C"
- * (measured: 0.45 ms of 3.85 ms for the rows of 53 wallets of a 100,000-wallet table).
- * Changing a column's collation rebuilds its indexes, not the table.
+ * routes' filters, and a search by public key or vote reads its index. Each block writes two
+ * index entries fewer per changed wallet, and compares keys byte by byte instead of by the
+ * database's locale. Changing a column's collation rebuilds its indexes, not the table.
  */
 export class WalletKeysInCodeUnitOrder1765300000000 implements MigrationInterface {
   name = 'WalletKeysInCodeUnitOrder1765300000000';
