@@ -1,6 +1,7 @@
 import Nes from '@hapi/nes';
 import pg from 'pg';
 import type { PgReplica } from '../../../test/support/pg-replica.js';
+import { quantile } from '../../../test/support/quantile.js';
 
 /**
  * Live delivery lag, per phase of a bench (the load the api node is under meanwhile): a
@@ -55,14 +56,11 @@ export class LiveLag {
   report(targetMs: number): void {
     const all = [...this.#lags.values()].flat();
     for (const [phase, lags] of [...this.#lags, ['whole run', all] as const]) {
-      const sorted = [...lags].sort((a, b) => a - b);
-      const at = (q: number) =>
-        sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-      const p99 = at(0.99);
+      const p99 = quantile(lags, 0.99);
       console.log(
         `live delivery lag (commit on the primary → subscriber on an api node), ${phase}, ` +
-          `${sorted.length} blocks: p50 ${at(0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
-          `max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms (target p99 ≤ ${targetMs} ms: ` +
+          `${lags.length} blocks: p50 ${quantile(lags, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
+          `max ${quantile(lags, 1).toFixed(1)} ms (target p99 ≤ ${targetMs} ms: ` +
           `${p99 <= targetMs ? 'met' : 'MISSED'})`,
       );
     }

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { quantile } from '../../../test/support/quantile.js';
 
 /**
  * Puts each route under `connections` concurrent connections for `seconds` (autocannon in its
@@ -288,14 +289,13 @@ export async function runMix(
   });
   probing = false;
   await probe;
-  const sorted = [...probes].sort((a, b) => a - b);
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
     status503: result.statusCodeStats?.['503']?.count ?? 0,
     errors: result.errors + result.timeouts,
-    probeP99: sorted[Math.floor(0.99 * (sorted.length - 1))] ?? 0,
-    probeMax: sorted.at(-1) ?? 0,
+    probeP99: quantile(probes, 0.99),
+    probeMax: quantile(probes, 1),
     probeFailures,
   };
 }

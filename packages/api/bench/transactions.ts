@@ -53,6 +53,7 @@ import {
   type Case,
 } from './load.js';
 import { createTestDatabase } from '../../../test/support/postgres.js';
+import { quantile } from '../../../test/support/quantile.js';
 
 const TRANSACTIONS = Number(process.env.API_BENCH_TRANSACTIONS ?? 1_000_000);
 const WALLETS = Number(process.env.API_BENCH_WALLETS ?? 100_000);
@@ -402,7 +403,7 @@ try {
     mixing = false;
     await forging;
     delay.disable();
-    const applyP99 = percentile(slots.applyMs, 0.99);
+    const applyP99 = quantile(slots.applyMs, 0.99);
     console.log(
       `heavy mix, ${MIX_CONNECTIONS} connections, ${MIX_SECONDS} s: ${result.rps.toFixed(0)} req/s ` +
         `(${result.status503} answered 503, ${result.errors} errors), p99 ${result.p99} ms; ` +
@@ -423,10 +424,4 @@ try {
   } else {
     await database.drop();
   }
-}
-
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }

@@ -1,3 +1,5 @@
+import { quantile } from '../../../test/support/quantile.js';
+
 /** One line of the benchmark table. */
 export interface BenchRow {
   readonly name: string;
@@ -74,9 +76,7 @@ export async function latency(
     await run();
     samples.push(performance.now() - start);
   }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
-  return { p50Ms: at(0.5), p99Ms: at(0.99) };
+  return { p50Ms: quantile(samples, 0.5), p99Ms: quantile(samples, 0.99) };
 }
 
 /** The benchmark table, aligned for a terminal. */

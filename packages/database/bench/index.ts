@@ -24,6 +24,7 @@ import {
   TransactionQuery,
   type Criteria,
 } from '../src/index.js';
+import { quantile } from '../../../test/support/quantile.js';
 
 const env = process.env;
 const UPGRADE_TRANSACTIONS = Number(env.UPGRADE_TRANSACTIONS ?? 1_000_000);
@@ -37,8 +38,6 @@ const EMBEDDED = env.DB === 'embedded';
 const logger = createLogger({ level: 'warn' });
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const rate = (count: number, ms: number) => Math.round((count / ms) * 1000).toLocaleString('en');
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** A fresh database for one part of the run, dropped (or its directory removed) after. */
 async function withDatabase(work: (database: Database) => Promise<void>): Promise<void> {
@@ -141,9 +140,8 @@ async function benchUpgradeAndQueries(database: Database): Promise<void> {
       times.push(performance.now() - begin);
       totalCount = page.totalCount;
     }
-    times.sort((a, b) => a - b);
     console.log(
-      `  ${label.padEnd(42)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  totalCount ${totalCount.toLocaleString('en')}`,
+      `  ${label.padEnd(42)} p50 ${quantile(times, 0.5).toFixed(1).padStart(7)} ms  p99 ${quantile(times, 0.99).toFixed(1).padStart(7)} ms  totalCount ${totalCount.toLocaleString('en')}`,
     );
   }
 }
@@ -160,11 +158,10 @@ async function benchSave(database: Database): Promise<void> {
     times.push(performance.now() - begin);
   }
   const elapsed = performance.now() - started;
-  times.sort((a, b) => a - b);
   console.log(
     `\nbatch save: ${SAVE_BLOCKS.toLocaleString('en')} blocks x ${SAVE_PER_BLOCK} transactions in batches of ${SAVE_BATCH}: ` +
       `${rate(SAVE_BLOCKS, elapsed)} blocks/s, ${rate(SAVE_BLOCKS * SAVE_PER_BLOCK, elapsed)} transactions/s; ` +
-      `batch p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms; rss ${mb(process.memoryUsage().rss)}`,
+      `batch p50 ${quantile(times, 0.5).toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms; rss ${mb(process.memoryUsage().rss)}`,
   );
 }
 

@@ -1,6 +1,7 @@
 import { MemoryChain } from '../src/testing/memory-chain.js';
 import { connectTestClient } from '../src/testing/test-client.js';
 import { startTestNode } from '../src/testing/test-node.js';
+import { quantile } from '../../../test/support/quantile.js';
 
 // Transport cost of ARK's dialect on loopback (binary frames, protobuf): one connection,
 // sequential requests. Limits are lifted so the bench measures the transport, not a limiter.
@@ -29,8 +30,7 @@ async function measure(name: string, count: number, run: () => Promise<unknown>)
     latencies.push(performance.now() - t0);
   }
   const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => (latencies[Math.floor((latencies.length - 1) * p)] ?? 0).toFixed(2);
+  const at = (q: number) => quantile(latencies, q).toFixed(2);
   console.log(
     `${name.padEnd(34)} ${(count / seconds).toFixed(0).padStart(7)} ops/s  ` +
       `p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  p99 ${at(0.99)} ms`,

@@ -23,12 +23,9 @@ import { MemoryBlockStore } from '../src/blocks/__fixtures__/memory-block-store.
 import { openTestStore } from '../src/blocks/__fixtures__/test-database.js';
 import { StateRebuilder } from '../src/boot/state-rebuilder.js';
 import { WalletRepository } from '../src/wallets/wallet-repository.js';
+import { quantile } from '../../../test/support/quantile.js';
 
 const TX_PER_BLOCK = 150;
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 /** Forges `count` blocks of 150 transfers alternating alice and bob (signing is not timed). */
 function prepareChain(network: ReturnType<typeof testNetwork>, count: number): FullBlock[] {
@@ -70,12 +67,11 @@ function processorOn(
 }
 
 function report(label: string, latencies: readonly number[]): void {
-  const sorted = [...latencies].sort((a, b) => a - b);
   const seconds = latencies.reduce((sum, ms) => sum + ms, 0) / 1000;
   const txs = latencies.length * TX_PER_BLOCK;
   console.log(
     `${label}: ${Math.round(txs / seconds)} tx/s (${txs} tx in ${latencies.length} blocks, ${seconds.toFixed(2)} s); ` +
-      `block p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; ` +
+      `block p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms; ` +
       `rss ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB`,
   );
 }

@@ -38,6 +38,7 @@ import { createTestDatabase } from '../../../test/support/postgres.js';
 import type { FullBlock } from '../src/blocks/block-store.js';
 import type { RoundKeeper } from '../src/rounds/round-keeper.js';
 import { statePlugin } from '../src/plugin.js';
+import { quantile } from '../../../test/support/quantile.js';
 
 const TRANSFERS = Number(process.env.POOL_TRANSFERS ?? 7_650);
 const PER_REQUEST = 40;
@@ -67,13 +68,8 @@ const kernel = await startTestKernel({
   printLevel: 'fatal',
 });
 
-/** Milliseconds at the given quantile of a sorted list. */
-const quantile = (sorted: readonly number[], p: number) =>
-  (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0).toFixed(1);
-const summary = (label: string, ms: number[]) => {
-  ms.sort((a, b) => a - b);
-  return `${label} p50 ${quantile(ms, 0.5)} ms, p99 ${quantile(ms, 0.99)} ms`;
-};
+const summary = (label: string, ms: number[]) =>
+  `${label} p50 ${quantile(ms, 0.5).toFixed(1)} ms, p99 ${quantile(ms, 0.99).toFixed(1)} ms`;
 
 try {
   const { container } = kernel.app;

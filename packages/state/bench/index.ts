@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WalletQueryEngine, WalletRepository, type WalletQuery } from '../dist/index.js';
+import { quantile } from '../../../test/support/quantile.js';
 
 const WALLETS = Number(process.env.WALLETS ?? 1_000_000);
 const DELEGATES = Number(process.env.DELEGATES ?? 2_000);
@@ -84,8 +85,6 @@ const updateSeconds = (performance.now() - started) / 1000;
 console.log(`balance+nonce updates: ${Math.round(UPDATES / updateSeconds)} ops/s`);
 
 const engine = new WalletQueryEngine({ walletRepository: repository });
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 
 async function measure(
   name: string,
@@ -107,9 +106,8 @@ async function measure(
     times.push(performance.now() - t0);
     total = page.totalCount;
   }
-  times.sort((a, b) => a - b);
-  const p50 = percentile(times, 50);
-  const p99 = percentile(times, 99);
+  const p50 = quantile(times, 0.5);
+  const p99 = quantile(times, 0.99);
   console.log(
     `${name.padEnd(64)} p50 ${p50.toFixed(3)} ms  p99 ${p99.toFixed(3)} ms  ` +
       `${Math.round(1000 / p50)} ops/s  (total ${total})`,

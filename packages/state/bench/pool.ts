@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase } from '../../../test/support/postgres.js';
 import { statePlugin } from '../src/plugin.js';
+import { quantile } from '../../../test/support/quantile.js';
 
 const TRANSFERS = Number(process.env.POOL_TRANSFERS ?? 5_100);
 const CLIENTS = Number(process.env.CLIENTS ?? 4);
@@ -93,9 +94,7 @@ const kernel = await startTestKernel({
   printLevel: 'fatal',
 });
 
-/** Milliseconds per value at the given quantile of a sorted list. */
-const quantile = (sorted: readonly number[], p: number) =>
-  (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0).toFixed(1);
+const ms = (value: number) => value.toFixed(1);
 
 // The pool's durable write, timed where the pool calls it (the storage service, when there is one).
 const writes: number[] = [];
@@ -134,15 +133,13 @@ try {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  writes.sort((a, b) => a - b);
   console.log(
     `${embedded ? 'embedded PGlite' : 'PostgreSQL'}: ${accepted} of ${TRANSFERS} accepted in ` +
       `${seconds.toFixed(1)} s = ${Math.round(accepted / seconds)} tx/s; ` +
       `${latencies.length} requests of ${PER_REQUEST}, ${CLIENTS} clients, ` +
-      `p50 ${quantile(latencies, 0.5)} ms, p99 ${quantile(latencies, 0.99)} ms` +
+      `p50 ${ms(quantile(latencies, 0.5))} ms, p99 ${ms(quantile(latencies, 0.99))} ms` +
       (writes.length > 0
-        ? `; pool writes p50 ${quantile(writes, 0.5)} ms, p99 ${quantile(writes, 0.99)} ms`
+        ? `; pool writes p50 ${ms(quantile(writes, 0.5))} ms, p99 ${ms(quantile(writes, 0.99))} ms`
         : ''),
   );
 } finally {
