@@ -18,19 +18,19 @@ import type { WalletRepository } from '../wallets/wallet-repository.js';
 import type { LastBlock } from '../wallets/last-block.js';
 import '../contracts/events.js';
 import type { BlockHook } from './block-hook.js';
+import { checkPlacement, type PlacementDeps } from './block-placement.js';
 import { BlockRejectedError } from './block-rejected-error.js';
 import type { BlockStore, FullBlock, StoredLock } from './block-store.js';
 import { tellApplied, tellReverted, type ChainListener } from './chain-listener.js';
 import { verifiedBefore, type VerifiedTransactions } from './verified-transactions.js';
 import { appliedBlockEvents, emitBlockApplied, type AppliedBlockEvent } from './chain-events.js';
-import type { ForgingSchedule } from './forging-schedule.js';
 import { creditGenerator, debitGenerator } from './generator-credit.js';
 import { applyTransaction, revertTransaction, ruleOf } from './transaction-steps.js';
 
 /** Blocks at most this many slots old are logged at info when applied. */
 const RECENT_SLOTS = 2;
 
-export interface BlockProcessorDeps {
+export interface BlockProcessorDeps extends PlacementDeps {
   readonly wallets: WalletRepository;
   readonly milestones: Milestones;
   /**
@@ -38,7 +38,6 @@ export interface BlockProcessorDeps {
    * #verifyGenesis); without it, the genesis block is verified like any other.
    */
   readonly network: { readonly pubKeyHash: number; readonly nethash?: string };
-  readonly forgingSchedule: ForgingSchedule;
   readonly blockStore: BlockStore;
   readonly logger: Logger;
   /** Signatures are checked on its worker threads; without it, on this thread. */
@@ -47,8 +46,6 @@ export interface BlockProcessorDeps {
   /** Which round a block elected, announced as `round.applied`. */
   readonly elections?: ElectionLog;
   readonly blockHooks?: readonly BlockHook[];
-  /** Seconds since the network epoch now; blocks of later slots are refused. */
-  readonly clock?: () => number;
   /** Told how long each block took to verify, apply and store, in seconds (a metric). */
   readonly applyDurations?: { observe(seconds: number): void };
   /** Told of each block applied and each run of blocks reverted (the transaction pool). */
@@ -131,8 +128,7 @@ export class BlockProcessor {
 
   async #process(block: FullBlock, serialized?: readonly Buffer[]): Promise<void> {
     const started = performance.now();
-    this.#checkChained(block);
-    if (block.height > 1) this.#checkSlotAndGenerator(block);
+    checkPlacement(block, this.#lastBlock, this.#deps);
     const verification =
       block.height === 1 && this.#deps.network.nethash !== undefined
         ? await this.#verifyGenesis(block, this.#deps.network.nethash)
@@ -222,60 +218,6 @@ export class BlockProcessor {
     creditGenerator(block, ctx);
     for (const hook of this.#deps.blockHooks ?? []) hook.applied?.(block, ctx);
     this.settle();
-  }
-
-  #checkChained(block: FullBlock): void {
-    const last = this.#lastBlock;
-    const expectedHeight = last ? last.height + 1 : 1;
-    if (block.height !== expectedHeight) {
-      throw new BlockRejectedError(
-        'height',
-        `height: expected ${expectedHeight}, got ${block.height}`,
-        block,
-      );
-    }
-    if (last && block.previousBlock !== last.id) {
-      throw new BlockRejectedError(
-        'previousBlock',
-        `previousBlock: expected ${last.id}, got ${String(block.previousBlock)}`,
-        block,
-      );
-    }
-  }
-
-  #checkSlotAndGenerator(block: FullBlock): void {
-    const { forgingSchedule: schedule, clock } = this.#deps;
-    const last = this.#lastBlock as FullBlock;
-    const slot = schedule.slotOf(block.timestamp, block.height);
-    const lastSlot = schedule.slotOf(last.timestamp, last.height);
-    if (slot <= lastSlot) {
-      throw new BlockRejectedError(
-        'slot',
-        `timestamp: slot ${slot} is not after the last block's slot ${lastSlot}`,
-        block,
-      );
-    }
-    if (clock) {
-      const now = schedule.slotOf(clock(), block.height);
-      if (slot > now) {
-        throw new BlockRejectedError(
-          'slot',
-          `timestamp: slot ${slot} is in the future (now ${now})`,
-          block,
-        );
-      }
-    }
-    const forger = schedule.forgerAt(block.height, block.timestamp);
-    if (forger !== block.generatorPublicKey) {
-      throw new BlockRejectedError(
-        'generator',
-        `generatorPublicKey: slot ${slot} belongs to ${forger}, not ${block.generatorPublicKey}`,
-        block,
-        undefined,
-        // The slot's delegate is known to every node following the chain: only a forger lies.
-        { misbehaviour: true },
-      );
-    }
   }
 
   /**
