@@ -134,72 +134,75 @@ describe('transactionVerificationItems on the worker pool', () => {
   });
 
   it('starts its threads with the first verification, not when it is made', async () => {
-    // The real worker behind one that says when it starts: a node whose start fails before it
-    // verifies anything must not exit while a thread is loading the native addon (that aborts).
-    const directory = mkdtempSync(join(tmpdir(), 'lni-pool-'));
-    const announcing = join(directory, 'announcing-worker.mjs');
-    const worker = defaultWorkerUrl(
-      new URL('../verification/verification-pool.ts', import.meta.url).href,
-    );
-    writeFileSync(
-      announcing,
-      `const channel = new BroadcastChannel('lni-pool-start');\n` +
-        `channel.postMessage('started');\n` +
-        `channel.close();\n` +
-        `await import(${JSON.stringify(worker.href)});\n`,
-    );
-    const channel = new BroadcastChannel('lni-pool-start');
-    let started = 0;
-    channel.onmessage = () => {
-      started += 1;
-    };
-    const lazy = new VerificationPool({ size: 2, workerUrl: pathToFileURL(announcing) });
+    // A node whose start fails before it verifies anything must not exit while a thread is
+    // loading the native addon (that aborts).
+    const worker = announcingWorker('started');
+    const lazy = new VerificationPool({ size: 2, workerUrl: worker.url });
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(started).toBe(0);
+      expect(worker.count).toBe(0);
       const items = transactionVerificationItems(base().sign('lazy pool').build());
       expect(await lazy.verify(items)).toEqual([true]);
-      await expect.poll(() => started).toBe(2);
+      await expect.poll(() => worker.count).toBe(2);
     } finally {
       await lazy.close();
-      channel.close();
-      rmSync(directory, { recursive: true, force: true });
+      worker.dispose();
     }
   });
 
   it('stops a thread only once it has loaded the native addon (stopped inside it, the process aborts)', async () => {
     // Workers that wait 200 ms before loading: a pool closed as its first verification
     // starts them finds them still loading.
-    const directory = mkdtempSync(join(tmpdir(), 'lni-pool-'));
-    const slow = join(directory, 'slow-worker.mjs');
-    const worker = defaultWorkerUrl(
-      new URL('../verification/verification-pool.ts', import.meta.url).href,
-    );
-    writeFileSync(
-      slow,
-      `await new Promise((resolve) => setTimeout(resolve, 200));\n` +
-        `await import(${JSON.stringify(worker.href)});\n` +
-        `const channel = new BroadcastChannel('lni-pool-loaded');\n` +
-        `channel.postMessage('loaded');\n` +
-        `channel.close();\n`,
-    );
-    const channel = new BroadcastChannel('lni-pool-loaded');
-    let loaded = 0;
-    channel.onmessage = () => {
-      loaded += 1;
-    };
-    const pool = new VerificationPool({ size: 2, workerUrl: pathToFileURL(slow) });
+    const worker = announcingWorker('loaded', 200);
+    const pool = new VerificationPool({ size: 2, workerUrl: worker.url });
     try {
       const items = transactionVerificationItems(base().sign('closing pool').build());
       const refused = expect(pool.verify(items)).rejects.toThrow('verification pool closed');
       await pool.close();
       await refused;
       // Both threads loaded before they stopped (the message may trail the thread).
-      await expect.poll(() => loaded).toBe(2);
+      await expect.poll(() => worker.count).toBe(2);
     } finally {
       await pool.close();
-      channel.close();
-      rmSync(directory, { recursive: true, force: true });
+      worker.dispose();
     }
   });
 });
+
+/**
+ * The real verification worker behind a module that, after `delayMs`, says on a broadcast
+ * channel when it has `started` (before loading the worker) or `loaded` it; `count` is how
+ * many threads have said so.
+ */
+function announcingWorker(moment: 'started' | 'loaded', delayMs = 0) {
+  const directory = mkdtempSync(join(tmpdir(), 'lni-pool-'));
+  const file = join(directory, `${moment}-worker.mjs`);
+  const real = defaultWorkerUrl(
+    new URL('../verification/verification-pool.ts', import.meta.url).href,
+  );
+  const name = `lni-pool-${moment}`;
+  const announce =
+    `const channel = new BroadcastChannel(${JSON.stringify(name)});\n` +
+    `channel.postMessage(${JSON.stringify(moment)});\n` +
+    // An open channel would keep the thread alive once the pool asks it to stop.
+    `channel.close();\n`;
+  const load = `await import(${JSON.stringify(real.href)});\n`;
+  writeFileSync(
+    file,
+    `await new Promise((resolve) => setTimeout(resolve, ${delayMs}));\n` +
+      (moment === 'started' ? announce + load : load + announce),
+  );
+  const channel = new BroadcastChannel(name);
+  const worker = {
+    url: pathToFileURL(file),
+    count: 0,
+    dispose() {
+      channel.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+  channel.onmessage = () => {
+    worker.count += 1;
+  };
+  return worker;
+}
