@@ -66,7 +66,8 @@ function processorOn(
   });
 }
 
-function report(label: string, latencies: readonly number[]): void {
+/** Prints a run's throughput and block latencies; returns its time in seconds. */
+function report(label: string, latencies: readonly number[]): number {
   const seconds = latencies.reduce((sum, ms) => sum + ms, 0) / 1000;
   const txs = latencies.length * TX_PER_BLOCK;
   console.log(
@@ -74,6 +75,7 @@ function report(label: string, latencies: readonly number[]): void {
       `block p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms; ` +
       `rss ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB`,
   );
+  return seconds;
 }
 
 async function measure(
@@ -158,11 +160,8 @@ async function measureStorage(
           latencies[kind].push(performance.now() - t);
         }
       }
-      report('apply + verify + PostgreSQL write', latencies.plain);
-      report('apply + verify + PostgreSQL write + wallets table', latencies.table);
-      for (const kind of ['plain', 'table'] as const) {
-        totals[kind] += latencies[kind].reduce((sum, ms) => sum + ms, 0);
-      }
+      totals.plain += report('apply + verify + PostgreSQL write', latencies.plain);
+      totals.table += report('apply + verify + PostgreSQL write + wallets table', latencies.table);
       if (round === 0) await measureRebuild(network, plainDb.store);
     } finally {
       for (const db of opened) await db.close();

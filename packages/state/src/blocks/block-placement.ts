@@ -19,7 +19,8 @@ export function checkPlacement(
   deps: PlacementDeps,
 ): void {
   checkChained(block, last);
-  if (last !== undefined && block.height > 1) checkSlotAndGenerator(block, last, deps);
+  // Chained on a tip, the block is not the genesis block.
+  if (last !== undefined) checkSlotAndGenerator(block, last, deps);
 }
 
 function checkChained(block: FullBlock, last: FullBlock | undefined): void {
