@@ -42,7 +42,7 @@ describe('WalletViews', () => {
     expect(views.keptAt('B', '11/3')).toBeUndefined();
   });
 
-  it('keeps at most its bound, dropping the least recently read', () => {
+  it('keeps at most its bound, dropping first the wallets not read since they were kept', () => {
     const views = new WalletViews(2);
     const a = views.viewOf(row('A', '1/1'));
     const b = views.viewOf(row('B', '1/1'));
@@ -51,5 +51,16 @@ describe('WalletViews', () => {
     expect(views.keptAt('A', '1/1')).toBe(a);
     expect(views.keptAt('B', '1/1')).toBeUndefined();
     expect(views.viewOf(row('B', '1/1'))).not.toBe(b);
+  });
+
+  it('keeps a wallet every page reads while others come and go past the bound', () => {
+    const views = new WalletViews(3);
+    const hot = views.viewOf(row('HOT', '1/1'));
+    for (let n = 0; n < 20; n += 1) {
+      views.viewOf(row(`COLD${n}`, '1/1'));
+      expect(views.keptAt('HOT', '1/1')).toBe(hot);
+    }
+    const kept = Array.from({ length: 20 }, (_, n) => views.keptAt(`COLD${n}`, '1/1'));
+    expect(kept.filter((wallet) => wallet !== undefined)).toHaveLength(2);
   });
 });

@@ -29,6 +29,8 @@ export const WALLET_TEXT_COLUMNS =
 interface Kept {
   readonly version: string;
   readonly view: Wallet;
+  /** Read since it was kept or last passed over by an eviction (its second chance). */
+  read: boolean;
 }
 
 /** Wallets kept by default: a few hundred bytes to 2 KB each, so about 40 MB at most. */
@@ -40,7 +42,10 @@ const KEPT_WALLETS = 20_000;
  * versions of its rows alone and reads in full only the rows it does not hold at that version
  * (the text of the attributes is most of what PostgreSQL sends for a page); the API's JSON kept
  * per wallet object (`JsonBytesMemo`) then serves the wallet instead of building it again.
- * Bounded: the least recently read are dropped first.
+ * Bounded, by the clock rule: a wallet read since it was kept survives one eviction pass, so the
+ * wallets pages keep asking for stay. A read only marks its wallet: moving it to the end of the
+ * map at every read, as a strict least-recently-read order would, cost two thirds of a page of
+ * 100's lookups (50 of 73 µs).
  */
 export class WalletViews {
   readonly #kept = new Map<string, Kept>();
@@ -54,8 +59,7 @@ export class WalletViews {
   keptAt(address: string, version: string): Wallet | undefined {
     const kept = this.#kept.get(address);
     if (kept === undefined || kept.version !== version) return undefined;
-    this.#kept.delete(address);
-    this.#kept.set(address, kept);
+    kept.read = true;
     return kept.view;
   }
 
@@ -72,10 +76,19 @@ export class WalletViews {
       }),
     );
     this.#kept.delete(row.address);
-    this.#kept.set(row.address, { version: row.version, view });
-    if (this.#kept.size > this.#max) {
-      this.#kept.delete(this.#kept.keys().next().value as string);
-    }
+    // Room made first, so that the wallet just read is never the one dropped.
+    if (this.#kept.size >= this.#max) this.#evictOne();
+    this.#kept.set(row.address, { version: row.version, view, read: false });
     return view;
+  }
+
+  /** Drops the oldest wallet not read since it was kept or passed over; the read ones move on. */
+  #evictOne(): void {
+    for (const [address, kept] of this.#kept) {
+      this.#kept.delete(address);
+      if (!kept.read) return;
+      kept.read = false;
+      this.#kept.set(address, kept);
+    }
   }
 }
