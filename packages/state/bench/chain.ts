@@ -3,7 +3,7 @@
  * bulk signature verification on the VerificationPool's worker threads, first on state with an
  * in-memory block store, then with the real PostgreSQL write without and with the wallets table
  * (skipped if it is unreachable), and the boot rebuild from a stored chain.
- * Run: npx tsx packages/state/bench/chain.ts (env BLOCKS, default 150; ROUNDS, default 3).
+ * Run: npx tsx packages/state/bench/chain.ts (env BLOCKS, default 150; ROUNDS, default 5).
  */
 import { performance } from 'node:perf_hooks';
 import { VerificationPool, type TransactionData } from '@lni/crypto';
@@ -120,7 +120,7 @@ async function measureRebuild(network: ReturnType<typeof testNetwork>, store: Bl
  * The PostgreSQL write without and with the wallets table, each on a fresh database of its own,
  * block by block in turns (which of the two goes first alternates): a checkpoint or a slow
  * fsync then falls on both alike. Runs one after the other, even alternating, measured mostly
- * the disk's moods: the same code gave 1 % and 12.7 %. ROUNDS (default 3) repeat it on fresh
+ * the disk's moods: the same code gave 1 % and 12.7 %. ROUNDS (default 5) repeat it on fresh
  * databases; the cost is the ratio of the total times. Then the boot rebuild from a stored chain.
  */
 async function measureStorage(
@@ -128,7 +128,7 @@ async function measureStorage(
   blocks: readonly FullBlock[],
   verificationPool: VerificationPool,
 ): Promise<void> {
-  const rounds = Number(process.env.ROUNDS ?? 3);
+  const rounds = Number(process.env.ROUNDS ?? 5);
   const totals = { plain: 0, table: 0 };
   for (let round = 0; round < rounds; round += 1) {
     const opened: Awaited<ReturnType<typeof openTestStore>>[] = [];
