@@ -11,28 +11,13 @@ import { asValue } from 'awilix';
  * apply p99 and a relay round-trip probe through the same event loop.
  * Run: npx tsx packages/api/bench/transactions.ts (API_BENCH_TRANSACTION_JSON_BYTES=1 for pages
  * whose transactions' JSON is not kept yet).
- *
- * Signatures are random bytes: the API reads them back but never verifies them, and signing a
- * million transactions would only make the set-up slow.
+ * The chain is `TransferChain`'s.
  */
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import {
-  addressFromPublicKey,
-  forgeBlock,
-  keysFromPassphrase,
-  loadNetworkConfig,
-  Milestones,
-  transactionId,
-  transfer,
-  type BlockData,
-  type TransactionData,
-} from '@lni/crypto';
+import { addressFromPublicKey, type BlockData, type TransactionData } from '@lni/crypto';
 import databasePlugin, { type SearchQuery } from '@lni/database';
 import type { Plugin } from '@lni/kernel';
 import { startTestKernel } from '@lni/kernel/testing';
-import { WalletRepository } from '@lni/state';
 // The state plugin's own storage adapter, from source (bench only), to store blocks as a node does.
 import { DatabaseBlockStore } from '../../state/src/blocks/database-block-store.js';
 import { apiPlugin } from '../src/index.js';
@@ -54,6 +39,7 @@ import {
 } from './load.js';
 import { createTestDatabase } from '../../../test/support/postgres.js';
 import { quantile } from '../../../test/support/quantile.js';
+import { milestone, pubKeyHash, TransferChain } from './transfer-chain.js';
 
 const TRANSACTIONS = Number(process.env.API_BENCH_TRANSACTIONS ?? 1_000_000);
 const WALLETS = Number(process.env.API_BENCH_WALLETS ?? 100_000);
@@ -75,52 +61,13 @@ const DELEGATES = 200;
 /** One transfer in this many is sent by sender 0: a busy address for the cursor walk. */
 const BUSY_SHARE = 10;
 
-const config = loadNetworkConfig(join(import.meta.dirname, '../../cli/networks/testnet/crypto'));
-const milestones = new Milestones(config.milestones);
-const milestone = milestones.at(2);
-const { pubKeyHash } = config.network;
-const keysOf = (label: string) => keysFromPassphrase(label);
-const senders = Array.from({ length: SENDERS }, (_, i) => keysOf(`api sender ${i}`));
-const senderAddresses = senders.map((keys) => addressFromPublicKey(keys.publicKey, pubKeyHash));
-const recipients = Array.from({ length: WALLETS }, (_, i) =>
-  addressFromPublicKey(keysOf(`api recipient ${i}`).publicKey, pubKeyHash),
-);
-
-let seed = 7;
-const random = () => {
-  seed = (seed * 16807) % 2147483647;
-  return seed / 2147483647;
-};
-const delegateKey = (n: number) => `02${n.toString(16).padStart(64, '0')}`;
-const wallets = new WalletRepository();
-wallets.load([
-  ...senders.map((keys, i) => ({
-    address: senderAddresses[i] as string,
-    publicKey: keys.publicKey.toString('hex'),
-    balance: 10n ** 15n,
-  })),
-  ...recipients.map((address, n) => ({
-    address,
-    // The first DELEGATES recipients are delegates, known by a (made-up) public key.
-    ...(n < DELEGATES && { publicKey: delegateKey(n) }),
-    balance: BigInt(Math.floor(random() * 1e9)) * 1000n,
-    nonce: BigInt(n % 17),
-    attributes: {
-      ...(random() < 0.3 && { vote: delegateKey(Math.floor(random() * DELEGATES)) }),
-      ...(n < DELEGATES && {
-        delegate: {
-          username: `delegate_${n}`,
-          voteBalance: BigInt(Math.floor(random() * 1e9)) * 100_000n,
-          forgedFees: 0n,
-          forgedRewards: BigInt(n) * 200_000_000n,
-          producedBlocks: n,
-          rank: n + 1,
-          ...(n % 50 === 49 && { resigned: true }),
-        },
-      }),
-    },
-  })),
-]);
+const chain = new TransferChain({
+  wallets: WALLETS,
+  senders: SENDERS,
+  delegates: DELEGATES,
+  busyShare: BUSY_SHARE,
+});
+const { wallets, senderAddresses } = chain;
 
 let height = 1;
 let lastBlockId = 'none';
@@ -214,52 +161,16 @@ try {
     database: kernel.cradle.database,
     blockStorage: kernel.cradle.blockStorage,
   });
-  const nonces = new Array<bigint>(SENDERS).fill(0n);
-  const generator = keysOf('api bench generator');
-  let previous: BlockData<TransactionData> | undefined;
-  let made = 0;
-  /** The next `count` transfers, in the bench's fixed pattern. */
-  const nextTransfers = (count: number) =>
-    Array.from({ length: count }, () => {
-      const n = made;
-      made += 1;
-      const sender = n % BUSY_SHARE === 0 ? 0 : n % SENDERS;
-      nonces[sender] = (nonces[sender] as bigint) + 1n;
-      const data = transfer({ network: pubKeyHash, milestone })
-        .recipientId(recipients[(n * 31) % WALLETS] as string)
-        .amount(1 + ((n * 7919) % 1_000_000))
-        .nonce(nonces[sender] as bigint)
-        .senderPublicKey((senders[sender] as { publicKey: Buffer }).publicKey.toString('hex'))
-        .build();
-      const signed = { ...data, signature: randomBytes(64).toString('hex') };
-      return { ...signed, id: transactionId(signed) };
-    });
-  const forgeNext = (transactions: TransactionData[]) => {
-    const block = forgeBlock({
-      transactions,
-      ...(previous && { previousBlock: previous }),
-      timestamp: height * 8,
-      keys: generator,
-      milestones,
-    });
-    previous = block;
-    return block;
-  };
   const started = performance.now();
   const kept = reused === undefined ? undefined : await kernel.cradle.blockStorage.getLastBlock();
   if (kept !== undefined) {
-    // The senders' nonces as the stored transfers left them (the pattern is deterministic).
-    for (; made < TRANSACTIONS; made += 1) {
-      const sender = made % BUSY_SHARE === 0 ? 0 : made % SENDERS;
-      nonces[sender] = (nonces[sender] as bigint) + 1n;
-    }
-    previous = kept as unknown as BlockData<TransactionData>;
+    chain.resume(kept as unknown as BlockData<TransactionData>, TRANSACTIONS);
     height = kept.height;
     lastBlockId = kept.id;
   }
-  while (made < TRANSACTIONS) {
-    const block = forgeNext(
-      nextTransfers(Math.min(milestone.block.maxTransactions, TRANSACTIONS - made)),
+  while (chain.made < TRANSACTIONS) {
+    const block = chain.forge(
+      chain.nextTransfers(Math.min(milestone.block.maxTransactions, TRANSACTIONS - chain.made)),
     );
     await store.save(block);
     height = block.height;
@@ -381,8 +292,8 @@ try {
         await new Promise((resolve) => setTimeout(resolve, SLOT_MS));
         if (!mixing) break;
         const applyStart = performance.now();
-        const transactions = nextTransfers(50);
-        const block = forgeNext(transactions);
+        const transactions = chain.nextTransfers(50);
+        const block = chain.forge(transactions);
         await store.save(block);
         for (const tx of transactions) {
           wallets.update(tx.recipientId as string, (wallet) => ({
