@@ -10,6 +10,7 @@ import { startTestKernel } from '@lni/kernel/testing';
 import { WalletRepository } from '@lni/state';
 import { apiPlugin } from '../src/index.js';
 import { benchLedger } from './ledger.js';
+import { benchPublicKey, seededWalletFields } from './seeded-wallets.js';
 import { loadRoutes } from './load.js';
 import { resourceJson } from '../src/resources/json-bytes.js';
 import { delegateRoutes } from '../src/routes/delegates.js';
@@ -21,38 +22,14 @@ const DELEGATES = 200;
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
 
-let seed = 7;
-const random = () => {
-  seed = (seed * 16807) % 2147483647;
-  return seed / 2147483647;
-};
-const publicKeyOf = (n: number) => `02${n.toString(16).padStart(64, '0')}`;
 const addressOf = (n: number) => `A${n.toString(36).padStart(33, '0')}`;
 
+const fieldsOf = seededWalletFields({ delegates: DELEGATES });
 const wallets = new WalletRepository();
 wallets.load(
   (function* () {
     for (let n = 0; n < WALLETS; n += 1) {
-      const delegate = n < DELEGATES;
-      yield {
-        address: addressOf(n),
-        publicKey: publicKeyOf(n),
-        balance: BigInt(Math.floor(random() * 1e9)) * 1000n,
-        nonce: BigInt(n % 17),
-        attributes: {
-          ...(random() < 0.3 && { vote: publicKeyOf(Math.floor(random() * DELEGATES)) }),
-          ...(delegate && {
-            delegate: {
-              username: `delegate_${n}`,
-              voteBalance: BigInt(Math.floor(random() * 1e9)) * 100_000n,
-              forgedFees: 0n,
-              forgedRewards: BigInt(n) * 200_000_000n,
-              producedBlocks: n,
-              rank: n + 1,
-            },
-          }),
-        },
-      };
+      yield { address: addressOf(n), publicKey: benchPublicKey(n), ...fieldsOf(n) };
     }
   })(),
 );

@@ -12,6 +12,7 @@ import {
   type TransactionData,
 } from '@lni/crypto';
 import { WalletRepository } from '@lni/state';
+import { benchPublicKey, seededWalletFields } from './seeded-wallets.js';
 
 const config = loadNetworkConfig(join(import.meta.dirname, '../../cli/networks/testnet/crypto'));
 const milestones = new Milestones(config.milestones);
@@ -29,7 +30,6 @@ export interface TransferChainSizes {
 }
 
 const keysOf = (label: string) => keysFromPassphrase(label);
-const delegateKey = (n: number) => `02${n.toString(16).padStart(64, '0')}`;
 
 /**
  * The transactions bench's chain, the same at every run: senders paying recipients in a fixed
@@ -114,12 +114,7 @@ export class TransferChain {
   }
 
   #loadWallets(): void {
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 16807) % 2147483647;
-      return seed / 2147483647;
-    };
-    const { delegates } = this.#sizes;
+    const fieldsOf = seededWalletFields({ delegates: this.#sizes.delegates, resignEvery: 50 });
     this.wallets.load([
       ...this.#senders.map((keys, i) => ({
         address: this.senderAddresses[i] as string,
@@ -129,23 +124,8 @@ export class TransferChain {
       ...this.recipients.map((address, n) => ({
         address,
         // The first recipients are delegates, known by a (made-up) public key.
-        ...(n < delegates && { publicKey: delegateKey(n) }),
-        balance: BigInt(Math.floor(random() * 1e9)) * 1000n,
-        nonce: BigInt(n % 17),
-        attributes: {
-          ...(random() < 0.3 && { vote: delegateKey(Math.floor(random() * delegates)) }),
-          ...(n < delegates && {
-            delegate: {
-              username: `delegate_${n}`,
-              voteBalance: BigInt(Math.floor(random() * 1e9)) * 100_000n,
-              forgedFees: 0n,
-              forgedRewards: BigInt(n) * 200_000_000n,
-              producedBlocks: n,
-              rank: n + 1,
-              ...(n % 50 === 49 && { resigned: true }),
-            },
-          }),
-        },
+        ...(n < this.#sizes.delegates && { publicKey: benchPublicKey(n) }),
+        ...fieldsOf(n),
       })),
     ]);
   }
