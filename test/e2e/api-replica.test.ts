@@ -200,7 +200,7 @@ describe.skipIf(replicaSkipReason)('api nodes on a hot standby beside a core nod
     expect(differences).toEqual([]);
   }, 120_000);
 
-  it('pushes block.applied and an address its transactions to a subscriber on an api node; lag ≤ 1 block', async () => {
+  it('pushes block.applied, an address its transactions and the wallets a block changed to a subscriber on an api node; lag ≤ 1 block', async () => {
     const client = new Nes.Client(`ws://127.0.0.1:${apiNodes[1]?.port}`);
     clients.push(client);
     await client.connect({ reconnect: false });
@@ -210,6 +210,13 @@ describe.skipIf(replicaSkipReason)('api nodes on a hot standby beside a core nod
     await client.subscribe(`/wallets/${chain.addresses.grace}/transactions`, (message) => {
       received.push(message);
     });
+    const wallets = new Map<string, Json>();
+    for (const address of [chain.addresses.grace, chain.addresses.alice]) {
+      await client.subscribe(
+        `/wallets/${address}`,
+        (message) => void wallets.set(address, message),
+      );
+    }
     const payment = transfer({ network: pubKeyHash, milestone: core.milestones.at(2) })
       .recipientId(chain.addresses.grace)
       .amount(77)
@@ -228,6 +235,12 @@ describe.skipIf(replicaSkipReason)('api nodes on a hot standby beside a core nod
       15_000,
       'block.applied of the block',
     );
+    // Sender and recipient, read together after the block, as the api node's route shows them.
+    await eventually(async () => (wallets.size === 2 ? true : undefined), 15_000, 'both wallets');
+    for (const [address, pushed] of wallets) {
+      const shown = (await (await fetch(`${apiBase(1)}/api/wallets/${address}`)).json()) as Json;
+      expect(pushed).toEqual(shown.data);
+    }
     const health = (await (await fetch(`${apiBase(1)}/health`)).json()) as Json;
     expect(health.checks.lag.behind).toBeLessThanOrEqual(1);
     expect(health.checks.lag.writerHeight).toBe(block.height);

@@ -16,6 +16,9 @@ export interface LiveFeedDeps {
   readonly isAddress: (value: string) => boolean;
 }
 
+/** How long a read of changed wallets may take (an api node reads them from its database). */
+const WALLET_READ_BUDGET_MS = 5_000;
+
 /** Every subscription path, as clients subscribe to it. */
 export const LIVE_CHANNELS = [
   '/events/block.applied',
@@ -42,6 +45,8 @@ export class LiveFeed {
   /** The sockets subscribed to each concrete path (`/wallets/D…/transactions`). */
   readonly #subscribers = new Map<string, Set<NesTypes.Socket>>();
   readonly #offs: (() => void)[] = [];
+  /** Subscribed wallets changed since the last read of them (see #publishChangedWallets). */
+  readonly #changedWallets = new Set<string>();
   #server: Server | undefined;
 
   constructor(private readonly deps: LiveFeedDeps) {}
@@ -115,15 +120,13 @@ export class LiveFeed {
       }));
     });
     this.#on('wallets.changed', ({ addresses }) => {
+      const unscheduled = this.#changedWallets.size === 0;
       for (const address of addresses) {
-        const path = `/wallets/${address}`;
-        if (!this.#subscribers.has(path)) continue;
-        // An api node reads the wallet from its database: published once it is read.
-        void messages.wallet(address).then(
-          (wallet) => wallet && this.#publish(path, () => wallet),
-          (error: unknown) =>
-            this.deps.logger.warn({ err: error, address }, 'Could not read a changed wallet'),
-        );
+        if (this.#subscribers.has(`/wallets/${address}`)) this.#changedWallets.add(address);
+      }
+      // The blocks applied (or read by an api node) in one turn are read together, once.
+      if (unscheduled && this.#changedWallets.size > 0) {
+        queueMicrotask(() => this.#publishChangedWallets());
       }
     });
     this.#on('round.applied', (round) => {
@@ -137,6 +140,22 @@ export class LiveFeed {
     this.#on('forger.missing', (missed) => {
       this.#publish('/events/forger.missing', () => messages.missedSlot(missed));
     });
+  }
+
+  /** The subscribed wallets changed in this turn, read in one search and published. */
+  #publishChangedWallets(): void {
+    const addresses = [...this.#changedWallets];
+    this.#changedWallets.clear();
+    this.deps.messages.wallets(addresses, Date.now() + WALLET_READ_BUDGET_MS).then(
+      (wallets) => {
+        for (const wallet of wallets) this.#publish(`/wallets/${wallet.address}`, () => wallet);
+      },
+      (error: unknown) =>
+        this.deps.logger.warn(
+          { err: error, wallets: addresses.length },
+          'Could not read the changed wallets',
+        ),
+    );
   }
 
   #on<K extends EventName>(event: K, listener: (payload: EventMap[K]) => void): void {

@@ -70,10 +70,22 @@ export class LiveMessages {
     return unconfirmedResource(transaction, this.context().addressOf);
   }
 
-  /** The wallet as GET /api/wallets/{address} shows it; undefined when state holds none. */
-  async wallet(address: string): Promise<WalletResource | undefined> {
-    const wallet = await this.ledger().findWallet(address);
-    return wallet && walletResource(wallet);
+  /**
+   * The wallets as GET /api/wallets/{address} shows them, in one search of the ledger (an api
+   * node reads them from its database in one statement); addresses state holds no wallet for
+   * are left out.
+   */
+  async wallets(addresses: readonly string[], deadline: number): Promise<WalletResource[]> {
+    const page = await this.ledger().wallets(
+      {
+        conditions: [{ kind: 'in', field: 'address', values: addresses }],
+        orderBy: [],
+        offset: 0,
+        limit: addresses.length,
+      },
+      deadline,
+    );
+    return page.results.map(walletResource);
   }
 
   round({ round, height, delegates, votes }: EventMap['round.applied']): RoundMessage {
