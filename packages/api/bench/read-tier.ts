@@ -12,7 +12,9 @@
  *   slots missed on the core node (its lni_forger_missed_slots_total), target 0.
  * Run: npx tsx packages/api/bench/read-tier.ts (WALLETS 10,000, DELEGATES 200, SECONDS 60,
  * ROUTE_SECONDS 10 per route and node after WARM_SECONDS 2 unmeasured, QUIET_SECONDS 60 of lag alone, ROUTES a regexp of route names to measure,
- * API_NODE_OPTIONS as NODE_OPTIONS of the first api node, such as a profiler's --import;
+ * API_NODE_OPTIONS as NODE_OPTIONS of the first api node, such as a profiler's --import, and
+ * CORE_NODE_OPTIONS of the core node; RATE a fixed rate in requests/s for every route run, to
+ * compare CPU per request at equal load (the ratio is then 1 as long as both keep up);
  * POOL_SIZE the api nodes' database poolSize, MAX_EVENT_LOOP_DELAY their load shedding in ms,
  * 250 by default as in docker/compose.yml, 0 for none).
  * Needs PostgreSQL's server binaries (test/support/pg-replica.ts).
@@ -32,6 +34,7 @@ import { connectionOptions, databaseEnv } from '../../../test/support/postgres.j
 import { scrape } from '../../../test/support/prometheus.js';
 import { buildVotingChain, votingChainBlocks } from '../../../test/support/voting-chain.js';
 import { LiveLag } from './live-lag.js';
+import { postgresCpuSeconds, processCpuSeconds } from './process-cpu.js';
 import { runMix } from './load.js';
 import { delegateSecrets } from '../../../test/support/delegate-secrets.js';
 
@@ -44,6 +47,8 @@ const WARM_SECONDS = Number(env.WARM_SECONDS ?? 2);
 const QUIET_SECONDS = Number(env.QUIET_SECONDS ?? 60);
 const ONLY = new RegExp(env.ROUTES ?? '.');
 const API_NODE_OPTIONS = env.API_NODE_OPTIONS;
+const CORE_NODE_OPTIONS = env.CORE_NODE_OPTIONS;
+const RATE = env.RATE === undefined ? undefined : Number(env.RATE);
 /** The api nodes' database connections (each pool), the database plugin's default unless set. */
 const POOL_SIZE = env.POOL_SIZE === undefined ? undefined : Number(env.POOL_SIZE);
 /** The api nodes' load shedding (maxEventLoopDelayMs): 250 as in compose; 0 sheds nothing. */
@@ -123,9 +128,11 @@ try {
     ['delegates/{username}', `/api/delegates/${delegate}`],
     ['delegates/{username}/voters', `/api/delegates/${delegate}/voters`],
   ];
+  const firstApi = apiNodes[0] as (typeof apiNodes)[0];
   await measureRoutes(
-    core.uri,
-    apiNodes[0]?.uri as string,
+    { uri: core.uri, pid: core.process.child.pid as number },
+    { uri: firstApi.uri, pid: firstApi.process.child.pid as number },
+    join(pair.directory, 'standby'),
     routes.filter(([name]) => ONLY.test(name)),
   );
 
@@ -190,6 +197,7 @@ async function startCoreNode(
   const uri = `http://127.0.0.1:${apiPort}`;
   const child = startNode('core', dirs, {
     CORE_LOG_LEVEL: 'warn',
+    ...(CORE_NODE_OPTIONS !== undefined && { NODE_OPTIONS: CORE_NODE_OPTIONS }),
     CORE_API_PORT: String(apiPort),
     CORE_P2P_PORT: String(p2pPort),
     ...databaseEnv(replica.primary),
@@ -281,21 +289,35 @@ async function requestsPerSecond(
   uri: string,
   path: string,
   seconds = ROUTE_SECONDS,
-): Promise<{ rps: number; p99: number }> {
+): Promise<{ rps: number; p99: number; requests: number }> {
   const result = await autocannon({
     url: `${uri}${path}`,
     connections: CONNECTIONS,
     duration: seconds,
     workers: 1,
+    ...(RATE !== undefined && { overallRate: RATE }),
   });
   if (result.non2xx > 0) throw new Error(`${uri}${path}: ${result.non2xx} answers other than 2xx`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  return { rps: result.requests.average, p99: result.latency.p99, requests: result.requests.total };
 }
 
-/** Each route on the core node, the api node, the core node again; the api node beside the two. */
+/** A node under measure: where it answers, and its process, whose CPU time is read. */
+interface MeasuredNode {
+  readonly uri: string;
+  readonly pid: number;
+}
+
+/**
+ * Each route on the core node, the api node, the core node again; the api node beside the two.
+ * Beside the rates, the CPU time per request of the core node, and of the api node and the
+ * standby's PostgreSQL (every process of the server) over the api node's run: what each answer
+ * costs whatever share of the two cores each process got (an api node on a machine of its own
+ * would be bound by its own column alone).
+ */
 async function measureRoutes(
-  coreUri: string,
-  apiUri: string,
+  core: MeasuredNode,
+  api: MeasuredNode,
+  standbyDirectory: string,
   routes: readonly (readonly [string, string])[],
 ): Promise<void> {
   const width = Math.max(...routes.map(([name]) => name.length)) + 2;
@@ -307,28 +329,44 @@ async function measureRoutes(
       'p99 ms'.padStart(7),
       'api req/s'.padStart(10),
       'p99 ms'.padStart(7),
+      'CPU ms/req core | api + standby'.padStart(32),
       'api/core'.padStart(9),
       `  target ≥ ${ROUTE_TARGET}`,
     ].join(' '),
   );
+  const cpuPerRequest = async (path: string, node: MeasuredNode, standby?: string) => {
+    const cpuBefore = [processCpuSeconds(node.pid), standby ? postgresCpuSeconds(standby) : 0];
+    const run = await requestsPerSecond(node.uri, path);
+    const perRequest = (seconds: number, index: number) =>
+      ((seconds - (cpuBefore[index] as number)) * 1_000) / Math.max(1, run.requests);
+    return {
+      ...run,
+      nodeMs: perRequest(processCpuSeconds(node.pid), 0),
+      standbyMs: standby ? perRequest(postgresCpuSeconds(standby), 1) : 0,
+    };
+  };
   for (const [name, path] of routes) {
-    const answer = await sameAnswer(coreUri, apiUri, path);
+    const answer = await sameAnswer(core.uri, api.uri, path);
     const items = Array.isArray(answer.data) ? answer.data.length : 1;
     // Unmeasured: both nodes compile the route's code before either is timed on it.
-    for (const uri of [coreUri, apiUri]) await requestsPerSecond(uri, path, WARM_SECONDS);
-    const before = await requestsPerSecond(coreUri, path);
-    const api = await requestsPerSecond(apiUri, path);
-    const after = await requestsPerSecond(coreUri, path);
+    for (const { uri } of [core, api]) await requestsPerSecond(uri, path, WARM_SECONDS);
+    const before = await cpuPerRequest(path, core);
+    const onApi = await cpuPerRequest(path, api, standbyDirectory);
+    const after = await cpuPerRequest(path, core);
     const coreRps = (before.rps + after.rps) / 2;
-    const ratio = api.rps / coreRps;
+    const ratio = onApi.rps / coreRps;
+    const coreMs = (before.nodeMs + after.nodeMs) / 2;
     console.log(
       [
         name.padEnd(width),
         String(items).padStart(5),
         `${before.rps.toFixed(0)}/${after.rps.toFixed(0)}`.padStart(17),
         Math.max(before.p99, after.p99).toFixed(0).padStart(7),
-        api.rps.toFixed(0).padStart(10),
-        api.p99.toFixed(0).padStart(7),
+        onApi.rps.toFixed(0).padStart(10),
+        onApi.p99.toFixed(0).padStart(7),
+        `${coreMs.toFixed(2)} | ${onApi.nodeMs.toFixed(2)} + ${onApi.standbyMs.toFixed(2)}`.padStart(
+          32,
+        ),
         ratio.toFixed(2).padStart(9),
         `  ${ratio >= ROUTE_TARGET ? 'met' : 'MISSED'}`,
       ].join(' '),
