@@ -1,6 +1,9 @@
 import { asValue } from 'awilix';
 import Joi from 'joi';
 import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Plugin } from '../plugin.js';
 import { startTestKernel } from './test-kernel.js';
@@ -35,11 +38,22 @@ describe('startTestKernel', () => {
     expect(existsSync(config)).toBe(false);
   });
 
-  it('refuses invalid options as kernel start would', async () => {
-    await expect(
-      startTestKernel({
-        plugins: [{ plugin: clockPlugin as Plugin<object>, options: { label: 3 } }],
-      }),
-    ).rejects.toThrow(`mode 'core', plugin 'clock', option 'label': "label" must be a string`);
+  it('refuses invalid options as kernel start would, leaving no directory behind', async () => {
+    // A temporary directory of this test's own, so that other files' kernels do not count.
+    const own = await mkdtemp(join(tmpdir(), 'lni-test-kernel-refusal-'));
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    try {
+      await expect(
+        startTestKernel({
+          plugins: [{ plugin: clockPlugin as Plugin<object>, options: { label: 3 } }],
+        }),
+      ).rejects.toThrow(`mode 'core', plugin 'clock', option 'label': "label" must be a string`);
+      expect(await readdir(own)).toEqual([]);
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+      await rm(own, { recursive: true, force: true });
+    }
   });
 });

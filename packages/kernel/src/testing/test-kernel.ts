@@ -36,6 +36,9 @@ export interface TestKernel {
  */
 export async function startTestKernel(options: TestKernelOptions): Promise<TestKernel> {
   const mode = options.mode ?? 'core';
+  const network = options.network ?? 'testnet';
+  // Planned first: a plugin refused here leaves no directory behind.
+  const plugins = planFromPlugins(options.plugins, mode, options.env ?? {});
   const ownDirectory = options.paths ? undefined : await mkdtemp(join(tmpdir(), 'lni-test-'));
   const paths = options.paths ?? {
     config: join(ownDirectory as string, 'config'),
@@ -43,23 +46,29 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     log: join(ownDirectory as string, 'data', 'logs', 'node.log'),
   };
   const { logger, records } = captureLogs(options.printLevel ?? 'fatal');
-
-  const network = options.network ?? 'testnet';
-  const plugins = planFromPlugins(options.plugins, mode, options.env ?? {});
-  const app = new Application({ mode, network, paths, logger }, plugins);
   try {
+    const app = new Application({ mode, network, paths, logger }, plugins);
     await checkPluginConfig(plugins, { paths, mode, network });
     await app.start();
+    return testKernel(app, paths, records, ownDirectory);
   } catch (error) {
     if (ownDirectory) await rm(ownDirectory, { recursive: true, force: true });
     throw error;
   }
+}
 
+/** The started kernel; `stop` disposes it and removes `ownDirectory`, if the test kernel made it. */
+function testKernel(
+  app: Application,
+  paths: NodePaths,
+  logs: readonly Record<string, unknown>[],
+  ownDirectory: string | undefined,
+): TestKernel {
   return {
     app,
     cradle: app.container.cradle,
     paths,
-    logs: records,
+    logs,
     async stop() {
       const failures = await app.dispose('test finished');
       if (ownDirectory) await rm(ownDirectory, { recursive: true, force: true });
