@@ -3,7 +3,9 @@
  * reading its hot standby, both with the response cache off (every request computed).
  * - Each wallet and delegate route of the spec's examples on the api node and on the core node
  *   in the same run (core, api, core again: the api node's ratio is to the mean of the two core
- *   runs around it), target ≥ 0.5 of the core node.
+ *   runs around it), target ≥ 0.5 of the core node; beside each, the CPU time per request of
+ *   the core node, the api node and the standby. Then a yardstick: a bare hapi route answering a
+ *   wallet row from a Map against the same route querying the standby once per request.
  * - Live delivery lag: a subscriber on the api node's /events/block.applied; lag = its receipt
  *   − the writer's commit (the NOTIFY the writer sends in the block's transaction, as this
  *   process LISTENing on the primary receives it), target p99 ≤ 1 s, reported apart for the
@@ -22,15 +24,21 @@
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
 import { loadNetworkConfig } from '@lni/crypto';
 import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { eventually, freePort } from '../../../test/support/free-port.js';
 import { startNode, stopNode, writeSingleNodeApp } from '../../../test/support/node-harness.js';
 import { startPgReplica, type PgReplica } from '../../../test/support/pg-replica.js';
 import { writeApiNodeConfig } from '../../../test/support/api-node-config.js';
-import { connectionOptions, databaseEnv } from '../../../test/support/postgres.js';
+import {
+  connectionOptions,
+  databaseEnv,
+  type ServerConnection,
+} from '../../../test/support/postgres.js';
 import { scrape } from '../../../test/support/prometheus.js';
 import { buildVotingChain, votingChainBlocks } from '../../../test/support/voting-chain.js';
 import { LiveLag } from './live-lag.js';
@@ -135,6 +143,7 @@ try {
     join(pair.directory, 'standby'),
     routes.filter(([name]) => ONLY.test(name)),
   );
+  await measureYardstick(pair.standby, join(pair.directory, 'standby'));
 
   if (MIX_SECONDS > 0) {
     const mix = [
@@ -334,25 +343,14 @@ async function measureRoutes(
       `  target ≥ ${ROUTE_TARGET}`,
     ].join(' '),
   );
-  const cpuPerRequest = async (path: string, node: MeasuredNode, standby?: string) => {
-    const cpuBefore = [processCpuSeconds(node.pid), standby ? postgresCpuSeconds(standby) : 0];
-    const run = await requestsPerSecond(node.uri, path);
-    const perRequest = (seconds: number, index: number) =>
-      ((seconds - (cpuBefore[index] as number)) * 1_000) / Math.max(1, run.requests);
-    return {
-      ...run,
-      nodeMs: perRequest(processCpuSeconds(node.pid), 0),
-      standbyMs: standby ? perRequest(postgresCpuSeconds(standby), 1) : 0,
-    };
-  };
   for (const [name, path] of routes) {
     const answer = await sameAnswer(core.uri, api.uri, path);
     const items = Array.isArray(answer.data) ? answer.data.length : 1;
     // Unmeasured: both nodes compile the route's code before either is timed on it.
     for (const { uri } of [core, api]) await requestsPerSecond(uri, path, WARM_SECONDS);
-    const before = await cpuPerRequest(path, core);
-    const onApi = await cpuPerRequest(path, api, standbyDirectory);
-    const after = await cpuPerRequest(path, core);
+    const before = await measuredRun(core, path);
+    const onApi = await measuredRun(api, path, standbyDirectory);
+    const after = await measuredRun(core, path);
     const coreRps = (before.rps + after.rps) / 2;
     const ratio = onApi.rps / coreRps;
     const coreMs = (before.nodeMs + after.nodeMs) / 2;
@@ -371,6 +369,76 @@ async function measureRoutes(
         `  ${ratio >= ROUTE_TARGET ? 'met' : 'MISSED'}`,
       ].join(' '),
     );
+  }
+}
+
+/**
+ * One run of a route (requestsPerSecond) with the CPU time per request of the node's process
+ * and, given its data directory, of the standby's PostgreSQL.
+ */
+async function measuredRun(node: MeasuredNode, path: string, standby?: string) {
+  const cpuBefore = [processCpuSeconds(node.pid), standby ? postgresCpuSeconds(standby) : 0];
+  const run = await requestsPerSecond(node.uri, path);
+  const perRequest = (seconds: number, index: number) =>
+    ((seconds - (cpuBefore[index] as number)) * 1_000) / Math.max(1, run.requests);
+  return {
+    ...run,
+    nodeMs: perRequest(processCpuSeconds(node.pid), 0),
+    standbyMs: standby ? perRequest(postgresCpuSeconds(standby), 1) : 0,
+  };
+}
+
+/**
+ * The yardstick of the route table: a bare hapi server (round-trip-server.ts, no node code)
+ * answering a wallet row from a Map, then by one query of the standby, then from the Map again.
+ * What one PostgreSQL round trip per request costs, measured apart from the node's own code:
+ * the server's CPU per request with and without it, and the standby's. (Not a bound on the
+ * routes' ratio: work both nodes do alike, which this route lacks, brings their ratio nearer 1.)
+ */
+async function measureYardstick(standby: ServerConnection, standbyDirectory: string) {
+  const port = await freePort();
+  const server = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./round-trip-server.ts', import.meta.url)),
+      `${port}`,
+    ],
+    {
+      env: {
+        ...process.env,
+        PGHOST: standby.host,
+        PGPORT: String(standby.port),
+        PGUSER: standby.username,
+        PGDATABASE: standby.database,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  try {
+    await new Promise((resolve, reject) => {
+      server.stdout.once('data', resolve);
+      server.once('exit', (code) => reject(new Error(`round-trip-server exited (${code})`)));
+    });
+    const node = { uri: `http://127.0.0.1:${port}`, pid: server.pid as number };
+    for (const path of ['/memory', '/postgres']) {
+      await requestsPerSecond(node.uri, path, WARM_SECONDS);
+    }
+    const before = await measuredRun(node, '/memory');
+    const fromPostgres = await measuredRun(node, '/postgres', standbyDirectory);
+    const after = await measuredRun(node, '/memory');
+    const memoryRps = (before.rps + after.rps) / 2;
+    console.log(
+      `yardstick, a bare hapi route answering a wallet row: from a Map ` +
+        `${before.rps.toFixed(0)}/${after.rps.toFixed(0)} req/s ` +
+        `(${((before.nodeMs + after.nodeMs) / 2).toFixed(2)} ms CPU/req), by one query of the ` +
+        `standby ${fromPostgres.rps.toFixed(0)} req/s (${fromPostgres.nodeMs.toFixed(2)} + ` +
+        `${fromPostgres.standbyMs.toFixed(2)} ms CPU/req): ` +
+        `${(fromPostgres.rps / memoryRps).toFixed(2)} of the Map's rate`,
+    );
+  } finally {
+    server.kill('SIGTERM');
   }
 }
 
