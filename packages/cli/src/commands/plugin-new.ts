@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { kernelTarballs } from '../plugins/kernel-tarballs.js';
+import { withKernelTarballs } from '../plugins/kernel-tarballs.js';
 import { scaffoldPlugin } from '../plugins/scaffold.js';
 import type { CommandResult } from '../program.js';
 
@@ -23,11 +23,9 @@ export function registerPluginNew(program: Command, result: CommandResult): void
     )
     .action(async (name: string, flags: NewFlags) => {
       const directory = resolve(flags.dir ?? name);
-      const files = await scaffoldPlugin({
-        name,
-        directory,
-        kernelTarballs: await kernelTarballs(flags.packages),
-      });
+      const files = await withKernelTarballs(flags.packages, (kernelTarballs) =>
+        scaffoldPlugin({ name, directory, kernelTarballs }),
+      );
       const out = (line: string): boolean => process.stdout.write(`${line}\n`);
       out(`Plugin ${name} written to ${directory}:`);
       for (const file of files) out(`  ${file}`);

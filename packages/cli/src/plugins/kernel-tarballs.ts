@@ -1,6 +1,6 @@
 import { ConfigError, KERNEL_DIRECTORY } from '@lni/kernel';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -87,4 +87,22 @@ export async function kernelTarballs(packages?: string): Promise<PackedPackage[]
     destination,
   );
   return wanted.map((pkg) => ({ name: pkg.name, tarball: join(destination, tarballName(pkg)) }));
+}
+
+/**
+ * Runs `use` with the kernel's tarballs (see kernelTarballs) and then removes the temporary
+ * directory they were packed into, if packed now: `use` copies what it keeps.
+ */
+export async function withKernelTarballs<T>(
+  packages: string | undefined,
+  use: (tarballs: readonly PackedPackage[]) => Promise<T>,
+): Promise<T> {
+  const tarballs = await kernelTarballs(packages);
+  try {
+    return await use(tarballs);
+  } finally {
+    if (packages === undefined && tarballs[0] !== undefined) {
+      await rm(dirname(tarballs[0].tarball), { recursive: true, force: true });
+    }
+  }
 }

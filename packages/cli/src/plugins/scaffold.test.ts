@@ -1,9 +1,15 @@
 import { KERNEL_VERSION } from '@lni/kernel';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { kernelPackages, kernelTarballs, tarballName } from './kernel-tarballs.js';
+import {
+  kernelPackages,
+  kernelTarballs,
+  tarballName,
+  withKernelTarballs,
+} from './kernel-tarballs.js';
 import { scaffoldPlugin } from './scaffold.js';
 
 const KERNEL_TARBALL = `lni-kernel-${KERNEL_VERSION}.tgz`;
@@ -52,6 +58,20 @@ describe('kernel plugin:new', () => {
       expect(await readFile(join(target, file), 'utf8')).not.toMatch(/\{\{\w+\}\}/);
     }
   });
+
+  it('packs this kernel when no packages are given, and removes the pack once they are used', async () => {
+    let packedIn = '';
+    const used = await withKernelTarballs(undefined, async (tarballs) => {
+      packedIn = dirname(tarballs[0]?.tarball ?? '');
+      expect(tarballs.map(({ tarball }) => basename(tarball))).toEqual(
+        kernelPackages().map(tarballName),
+      );
+      expect(tarballs.every(({ tarball }) => existsSync(tarball))).toBe(true);
+      return tarballs.length;
+    });
+    expect(used).toBe(kernelPackages().length);
+    expect(existsSync(packedIn)).toBe(false);
+  }, 120_000);
 
   it('refuses a name that is no package name, a directory in use, and packages without the kernel', async () => {
     const tarballs = await kernelTarballs(packs);

@@ -1,12 +1,12 @@
 import { createLogger } from '@lni/kernel';
 import { keysFromPassphrase } from '@lni/crypto';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { BlockTemplate } from './block-assembler.js';
 import { ForgerService, type ForgerServiceDeps } from './forger-service.js';
 import { DoubleSignGuard } from '../guard/double-sign-guard.js';
 import { SigningRecord } from '../guard/signing-record.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NetworkStatus } from '@lni/p2p/wire';
@@ -301,6 +301,7 @@ describe('the forger with its double-sign guard', () => {
 
   it('records the block before it leaves, so a restart does not sign that height again', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'lni-forger-guard-'));
+    onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
     const relay = new ScriptedRelay('relay-1');
     relay.refusesBlocks = true; // the post fails after the block left: it may be on the network
     await setup([relay], undefined, { guard: guardIn(directory) }).forger.checkSlot();
