@@ -137,13 +137,14 @@ try {
     ['delegates/{username}/voters', `/api/delegates/${delegate}/voters`],
   ];
   const firstApi = apiNodes[0] as (typeof apiNodes)[0];
+  const standbyDirectory = join(pair.directory, 'standby');
   await measureRoutes(
     { uri: core.uri, pid: core.process.child.pid as number },
     { uri: firstApi.uri, pid: firstApi.process.child.pid as number },
-    join(pair.directory, 'standby'),
+    standbyDirectory,
     routes.filter(([name]) => ONLY.test(name)),
   );
-  await measureYardstick(pair.standby, join(pair.directory, 'standby'));
+  await measureYardstick(pair.standby, standbyDirectory);
 
   if (MIX_SECONDS > 0) {
     const mix = [
