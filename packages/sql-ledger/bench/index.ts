@@ -20,6 +20,7 @@ import { openLedgerDatabase, writeHead, writeWallets } from '../src/__fixtures__
 import { network } from '../src/__fixtures__/stored-chain.js';
 import { HeadCache } from '../src/head/ledger-head.js';
 import { SqlWalletSearch } from '../src/search/sql-wallet-search.js';
+import { WalletLookups } from '../src/search/wallet-lookups.js';
 import { SqlLedgerReader } from '../src/sql-ledger-reader.js';
 import { WalletViews } from '../src/search/wallet-views.js';
 
@@ -125,13 +126,12 @@ async function main(): Promise<void> {
     );
     const views = new WalletViews();
     const ledger = new SqlLedgerReader({
-      database,
       walletSearch: new SqlWalletSearch({ database, views }),
+      lookups: new WalletLookups({ database, timeoutMs: 5_000 }),
       views,
       headCache: new HeadCache(),
       milestones: new Milestones(network.milestones),
       pubKeyHash: network.network.pubKeyHash,
-      lookupTimeoutMs: 5_000,
     });
     const deadline = () => Date.now() + 5_000;
     const top = engine.wallets(page({ orderBy: [{ field: 'balance', direction: 'desc' }] }));

@@ -10,6 +10,7 @@ import { HeadFollower } from './head/head-follower.js';
 import { HeadReader } from './head/head-reader.js';
 import { HeadCache } from './head/ledger-head.js';
 import { SqlWalletSearch } from './search/sql-wallet-search.js';
+import { WalletLookups } from './search/wallet-lookups.js';
 import { WalletViews } from './search/wallet-views.js';
 import { SqlLedgerReader } from './sql-ledger-reader.js';
 
@@ -54,13 +55,12 @@ export const sqlLedgerPlugin = definePlugin<SqlLedgerOptions>({
       ledger: asFunction(({ database }) => {
         const views = new WalletViews();
         return new SqlLedgerReader({
-          database,
           walletSearch: new SqlWalletSearch({ database, views }),
+          lookups: new WalletLookups({ database, timeoutMs: options.lookupTimeoutMs }),
           views,
           headCache,
           milestones,
           pubKeyHash,
-          lookupTimeoutMs: options.lookupTimeoutMs,
         });
       }).singleton(),
       headFollower: asFunction(

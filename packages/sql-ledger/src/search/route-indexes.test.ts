@@ -5,7 +5,7 @@ import { openLedgerDatabase, postgresSkipReason, writeHead } from '../__fixtures
 import type { SearchScope } from './search-fields.js';
 import { ROWS_BY_ADDRESS_SQL } from './sql-wallet-search.js';
 import { compileWalletSearch } from './wallet-search-sql.js';
-import { FIND_WALLET_SQL } from '../sql-ledger-reader.js';
+import { FIND_WALLETS_SQL } from './wallet-lookups.js';
 
 const WALLETS = 20_000;
 const KEY = `02${'0'.repeat(64)}`;
@@ -163,13 +163,13 @@ describe.skipIf(postgresSkipReason)('indexes of the wallet and delegate routes',
     const rows = await genericPlanOf(ROWS_BY_ADDRESS_SQL, [['W1', 'W2']]);
     expect(rows.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
     expect(rows.map((n) => n['Index Name'])).toContain('wallets_pkey');
-    const found = await genericPlanOf(FIND_WALLET_SQL, ['W77']);
+    const found = await genericPlanOf(FIND_WALLETS_SQL, [['W77', 'd7']]);
     expect(found.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
   });
 
-  it('GET /api/wallets/{id}: an address, public key or username from their indexes', async () => {
-    for (const id of ['W77', `03${'0'.repeat(62)}4d`, 'd7']) {
-      const nodes = await planOf(FIND_WALLET_SQL, [id]);
+  it('GET /api/wallets/{id}: an address, public key or username from their indexes, one or several in a statement', async () => {
+    for (const ids of [['W77'], [`03${'0'.repeat(62)}4d`], ['d7'], ['W77', 'd7', 'W78']]) {
+      const nodes = await planOf(FIND_WALLETS_SQL, [ids]);
       expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
       expect(nodes.map((n) => n['Index Name'])).toEqual(
         expect.arrayContaining(['wallets_pkey', 'wallets_public_key', 'wallets_delegate_username']),
