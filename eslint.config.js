@@ -21,6 +21,14 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS modules, such as a bench's autocannon hook, which autocannon require()s.
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly' },
+    },
+  },
+  {
     // The API's status page: a plain script for browsers, with nes' client and uPlot as globals.
     files: ['packages/api/status/**/*.js'],
     languageOptions: {

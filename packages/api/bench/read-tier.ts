@@ -68,6 +68,13 @@ const BLOCKTIME = 8;
 const VOTER_EVERY = 4;
 const PER_BLOCK = 150;
 const ROUTE_TARGET = 0.5;
+/** The wallets the lookup route asks for. */
+const LOOKED_UP = 1_000;
+/** autocannon's setupRequest giving each request one of a route's paths (LNI_BENCH_PATHS). */
+const ANY_OF_PATHS = fileURLToPath(new URL('./any-of-paths.cjs', import.meta.url));
+
+/** A route of the table: its name, and its path or the paths its requests ask for at random. */
+type Route = readonly [name: string, path: string | readonly string[]];
 const LAG_TARGET_MS = 1_000;
 
 const sizes = {
@@ -124,16 +131,19 @@ try {
       `(every request computed); ${CONNECTIONS} connections, ${ROUTE_SECONDS} s per route and node`,
   );
 
-  const someone = chain.addresses[777 % WALLETS] as string;
   const delegate = chain.usernames[8 % DELEGATES] as string;
-  const routes: [string, string][] = [
+  // The lookups ask for any of LOOKED_UP wallets (every delegate), each request at random.
+  const routes: Route[] = [
     ['wallets by balance', '/api/wallets?orderBy=balance:desc'],
     ['wallets/top', '/api/wallets/top'],
-    ['wallets/{address}', `/api/wallets/${someone}`],
+    [
+      'wallets/{address}',
+      chain.addresses.slice(0, LOOKED_UP).map((address) => `/api/wallets/${address}`),
+    ],
     ['wallets filtered by balance', '/api/wallets?balance.from=3500000000&balance.to=3600000000'],
     ['delegates', '/api/delegates'],
     ['delegates by votes', '/api/delegates?orderBy=votes:desc'],
-    ['delegates/{username}', `/api/delegates/${delegate}`],
+    ['delegates/{username}', chain.usernames.map((username) => `/api/delegates/${username}`)],
     ['delegates/{username}/voters', `/api/delegates/${delegate}/voters`],
   ];
   const firstApi = apiNodes[0] as (typeof apiNodes)[0];
@@ -294,20 +304,32 @@ async function missedSlots(uri: string): Promise<number> {
   return (family?.metrics ?? []).reduce((sum, metric) => sum + Number(metric.value ?? 0), 0);
 }
 
-/** Requests/s of one route at CONNECTIONS connections for ROUTE_SECONDS; every answer a 200. */
+/**
+ * Requests/s of one route at CONNECTIONS connections for ROUTE_SECONDS, each request for the
+ * path or one of the paths at random; every answer a 200.
+ */
 async function requestsPerSecond(
   uri: string,
-  path: string,
+  path: string | readonly string[],
   seconds = ROUTE_SECONDS,
 ): Promise<{ rps: number; p99: number; requests: number }> {
+  const paths = typeof path === 'string' ? [path] : path;
+  // Read by the worker thread autocannon starts, whose environment is a copy of this one.
+  process.env.LNI_BENCH_PATHS = JSON.stringify(paths);
   const result = await autocannon({
-    url: `${uri}${path}`,
+    url: `${uri}${paths[0]}`,
     connections: CONNECTIONS,
     duration: seconds,
     workers: 1,
+    ...(paths.length > 1 && {
+      // A file, not a function, with workers (typed as the function autocannon runs alone).
+      requests: [{ method: 'GET', setupRequest: ANY_OF_PATHS as never }],
+    }),
     ...(RATE !== undefined && { overallRate: RATE }),
   });
-  if (result.non2xx > 0) throw new Error(`${uri}${path}: ${result.non2xx} answers other than 2xx`);
+  if (result.non2xx > 0) {
+    throw new Error(`${uri}${paths[0]}: ${result.non2xx} answers other than 2xx`);
+  }
   return { rps: result.requests.average, p99: result.latency.p99, requests: result.requests.total };
 }
 
@@ -328,7 +350,7 @@ async function measureRoutes(
   core: MeasuredNode,
   api: MeasuredNode,
   standbyDirectory: string,
-  routes: readonly (readonly [string, string])[],
+  routes: readonly Route[],
 ): Promise<void> {
   const width = Math.max(...routes.map(([name]) => name.length)) + 2;
   console.log(
@@ -345,7 +367,10 @@ async function measureRoutes(
     ].join(' '),
   );
   for (const [name, path] of routes) {
-    const answer = await sameAnswer(core.uri, api.uri, path);
+    const paths = typeof path === 'string' ? [path] : path;
+    // Every path the route asks for answers the same on both nodes (the first ten of many).
+    let answer: { data: unknown } = { data: undefined };
+    for (const one of paths.slice(0, 10)) answer = await sameAnswer(core.uri, api.uri, one);
     const items = Array.isArray(answer.data) ? answer.data.length : 1;
     // Unmeasured: both nodes compile the route's code before either is timed on it.
     for (const { uri } of [core, api]) await requestsPerSecond(uri, path, WARM_SECONDS);
@@ -377,7 +402,7 @@ async function measureRoutes(
  * One run of a route (requestsPerSecond) with the CPU time per request of the node's process
  * and, given its data directory, of the standby's PostgreSQL.
  */
-async function measuredRun(node: MeasuredNode, path: string, standby?: string) {
+async function measuredRun(node: MeasuredNode, path: string | readonly string[], standby?: string) {
   const cpuBefore = [processCpuSeconds(node.pid), standby ? postgresCpuSeconds(standby) : 0];
   const run = await requestsPerSecond(node.uri, path);
   const perRequest = (seconds: number, index: number) =>
