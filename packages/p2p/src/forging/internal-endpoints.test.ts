@@ -1,6 +1,9 @@
 import type { BlockHeader } from '@lni/crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,11 +25,16 @@ import type { ForgingSource } from '@lni/state/contracts';
 const nodes: TestNode[] = [];
 const connections: PeerConnection[] = [];
 const children: ChildProcess[] = [];
+/** The temporary directories of node processes, which are killed and cannot remove their own. */
+const directories: string[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) {
     child.kill('SIGKILL');
     child.kill('SIGCONT');
   }
+  await Promise.all(
+    directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })),
+  );
   for (const connection of connections.splice(0)) connection.close();
   await Promise.all(nodes.splice(0).map((node) => node.stop()));
 });
@@ -36,8 +44,12 @@ async function nodeProcess(height: number): Promise<{ child: ChildProcess; port:
   const script = fileURLToPath(
     new URL('../testing/__fixtures__/test-node-process.ts', import.meta.url),
   );
+  const directory = await mkdtemp(join(tmpdir(), 'lni-p2p-process-'));
+  directories.push(directory);
   const child = spawn(process.execPath, ['--import', 'tsx', script, String(height)], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    // Its node's directory goes in one this test removes, since the node is killed, not stopped.
+    env: { ...process.env, TMPDIR: directory },
   });
   children.push(child);
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
