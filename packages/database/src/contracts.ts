@@ -6,6 +6,7 @@
 export type { DatabaseConnection } from './connection/database.js';
 export type { ChainVerification } from './integrity/chain-verification.js';
 export type { CommitListener } from './signals/commit-signals.js';
+export type { StatementOptions } from './connection/search-pool.js';
 export type {
   MigrationClass,
   OwnedMigrations,

@@ -20,7 +20,7 @@ import { openLedgerDatabase, writeHead, writeWallets } from '../src/__fixtures__
 import { network } from '../src/__fixtures__/stored-chain.js';
 import { HeadCache } from '../src/head/ledger-head.js';
 import { SqlWalletSearch } from '../src/search/sql-wallet-search.js';
-import { WalletLookups } from '../src/search/wallet-lookups.js';
+import { StatementBatches } from '../src/search/statement-batches.js';
 import { SqlLedgerReader } from '../src/sql-ledger-reader.js';
 import { WalletViews } from '../src/search/wallet-views.js';
 
@@ -125,9 +125,11 @@ async function main(): Promise<void> {
         `SQL with ${CONCURRENCY} requests in flight (and 1, for latency)`,
     );
     const views = new WalletViews();
+    const statements = new StatementBatches({ database });
     const ledger = new SqlLedgerReader({
-      walletSearch: new SqlWalletSearch({ database, views }),
-      lookups: new WalletLookups({ database, timeoutMs: 5_000 }),
+      walletSearch: new SqlWalletSearch({ database, statements, views }),
+      statements,
+      lookupTimeoutMs: 5_000,
       views,
       headCache: new HeadCache(),
       milestones: new Milestones(network.milestones),

@@ -10,7 +10,7 @@ import { HeadFollower } from './head/head-follower.js';
 import { HeadReader } from './head/head-reader.js';
 import { HeadCache } from './head/ledger-head.js';
 import { SqlWalletSearch } from './search/sql-wallet-search.js';
-import { WalletLookups } from './search/wallet-lookups.js';
+import { StatementBatches } from './search/statement-batches.js';
 import { WalletViews } from './search/wallet-views.js';
 import { SqlLedgerReader } from './sql-ledger-reader.js';
 
@@ -54,9 +54,11 @@ export const sqlLedgerPlugin = definePlugin<SqlLedgerOptions>({
       missedSlots: asFunction(({ database }) => new MissedSlotStorage({ database })).singleton(),
       ledger: asFunction(({ database }) => {
         const views = new WalletViews();
+        const statements = new StatementBatches({ database });
         return new SqlLedgerReader({
-          walletSearch: new SqlWalletSearch({ database, views }),
-          lookups: new WalletLookups({ database, timeoutMs: options.lookupTimeoutMs }),
+          walletSearch: new SqlWalletSearch({ database, statements, views }),
+          statements,
+          lookupTimeoutMs: options.lookupTimeoutMs,
           views,
           headCache,
           milestones,

@@ -9,19 +9,31 @@ import type {
 } from '@lni/state/contracts';
 import type { HeadCache } from './head/ledger-head.js';
 import type { SqlWalletSearch } from './search/sql-wallet-search.js';
-import type { WalletLookups } from './search/wallet-lookups.js';
-import type { WalletViews } from './search/wallet-views.js';
+import type { StatementBatches } from './search/statement-batches.js';
+import {
+  WALLET_TEXT_COLUMNS,
+  type WalletTextRow,
+  type WalletViews,
+} from './search/wallet-views.js';
 
 export interface SqlLedgerReaderDeps {
   readonly walletSearch: SqlWalletSearch;
-  /** Wallets by id, read together when they are asked together. */
-  readonly lookups: WalletLookups;
+  /** Wallet lookups asked together are read together (shared with the searches). */
+  readonly statements: StatementBatches;
   /** The wallet objects kept between reads (shared with the searches). */
   readonly views: WalletViews;
   readonly headCache: HeadCache;
   readonly milestones: Milestones;
   readonly pubKeyHash: number;
+  /** The longest a wallet lookup may run. */
+  readonly lookupTimeoutMs: number;
 }
+
+// An address first, then a public key, then a username: the in-memory ledger's precedence.
+export const FIND_WALLET_SQL =
+  `SELECT ${WALLET_TEXT_COLUMNS} ` +
+  'FROM wallets WHERE address = $1::text OR public_key = $1::text OR delegate_username = $1::text ' +
+  'ORDER BY CASE WHEN address = $1::text THEN 0 WHEN public_key = $1::text THEN 1 ELSE 2 END LIMIT 1';
 
 /**
  * The ledger an api node reads (registered as `ledger`): wallets and delegates from the
@@ -43,7 +55,11 @@ export class SqlLedgerReader implements LedgerReader {
   }
 
   async findWallet(id: string): Promise<WalletView | undefined> {
-    const row = await this.#deps.lookups.find(id);
+    const [row] = await this.#deps.statements.read<WalletTextRow>(
+      this.#deps.lookupTimeoutMs,
+      FIND_WALLET_SQL,
+      [id],
+    );
     return row && this.#deps.views.viewOf(row);
   }
 

@@ -23,7 +23,12 @@ export class SearchPool {
   private readonly settings = new WeakMap<pg.PoolClient, string>();
 
   constructor(config: pg.PoolConfig) {
-    this.pool = new pg.Pool({ ...config, options: '-c default_transaction_read_only=on' });
+    // No JIT: a search has a budget of seconds, and compiling a plan costs 100-300 ms on its own,
+    // which PostgreSQL decides on from estimates (a batch of pages is costed as 1,000 of them).
+    this.pool = new pg.Pool({
+      ...config,
+      options: '-c default_transaction_read_only=on -c jit=off',
+    });
     // An idle connection's error (the server restarting) only drops that connection; the
     // database's availability probe reports the outage.
     this.pool.on('error', () => undefined);

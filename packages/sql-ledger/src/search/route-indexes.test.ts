@@ -5,7 +5,8 @@ import { openLedgerDatabase, postgresSkipReason, writeHead } from '../__fixtures
 import type { SearchScope } from './search-fields.js';
 import { ROWS_BY_ADDRESS_SQL } from './sql-wallet-search.js';
 import { compileWalletSearch } from './wallet-search-sql.js';
-import { FIND_WALLETS_SQL } from './wallet-lookups.js';
+import { FIND_WALLET_SQL } from '../sql-ledger-reader.js';
+import { batchedStatement } from './statement-batches.js';
 
 const WALLETS = 20_000;
 const KEY = `02${'0'.repeat(64)}`;
@@ -163,13 +164,20 @@ describe.skipIf(postgresSkipReason)('indexes of the wallet and delegate routes',
     const rows = await genericPlanOf(ROWS_BY_ADDRESS_SQL, [['W1', 'W2']]);
     expect(rows.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
     expect(rows.map((n) => n['Index Name'])).toContain('wallets_pkey');
-    const found = await genericPlanOf(FIND_WALLETS_SQL, [['W77', 'd7']]);
+    const found = await genericPlanOf(FIND_WALLET_SQL, ['W77']);
     expect(found.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
+    const together = await genericPlanOf(batchedStatement(FIND_WALLET_SQL), [[['W77'], ['d7']]]);
+    expect(together.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
   });
 
   it('GET /api/wallets/{id}: an address, public key or username from their indexes, one or several in a statement', async () => {
-    for (const ids of [['W77'], [`03${'0'.repeat(62)}4d`], ['d7'], ['W77', 'd7', 'W78']]) {
-      const nodes = await planOf(FIND_WALLETS_SQL, [ids]);
+    const ids = ['W77', `03${'0'.repeat(62)}4d`, 'd7'];
+    const statements = [
+      ...ids.map((id) => [FIND_WALLET_SQL, [id]] as const),
+      [batchedStatement(FIND_WALLET_SQL), [ids.map((id) => [id])]] as const,
+    ];
+    for (const [text, values] of statements) {
+      const nodes = await planOf(text, values);
       expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
       expect(nodes.map((n) => n['Index Name'])).toEqual(
         expect.arrayContaining(['wallets_pkey', 'wallets_public_key', 'wallets_delegate_username']),
@@ -194,6 +202,15 @@ describe.skipIf(postgresSkipReason)('indexes of the wallet and delegate routes',
       ).toEqual([]);
       expect(generic.map((n) => n['Index Name'])).toContain(index);
       expect(generic.filter((n) => n['Node Type'] === 'Sort')).toEqual([]);
+      // Read together with others of its text, as under load: the same index, in its order.
+      const batched = await genericPlanOf(batchedStatement(compiled.text), [
+        [compiled.values, compiled.values].map((row) => row.map(String)),
+      ]);
+      expect(
+        batched.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'wallets'),
+      ).toEqual([]);
+      expect(batched.map((n) => n['Index Name'])).toContain(index);
+      expect(batched.filter((n) => n['Node Type'] === 'Sort')).toEqual([]);
     });
   }
 });

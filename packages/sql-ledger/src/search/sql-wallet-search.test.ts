@@ -18,6 +18,7 @@ import {
 } from '../__fixtures__/wallet-table.js';
 import { randomWallets } from '../__fixtures__/random-wallets.js';
 import { SqlWalletSearch } from './sql-wallet-search.js';
+import { StatementBatches } from './statement-batches.js';
 import { WalletViews } from './wallet-views.js';
 import type { SearchScope } from './search-fields.js';
 
@@ -104,7 +105,11 @@ describe.skipIf(postgresSkipReason)('SQL wallet search against the in-memory eng
       supply: 1n,
       walletCount: WALLETS.length,
     });
-    search = new SqlWalletSearch({ database, views: new WalletViews() });
+    search = new SqlWalletSearch({
+      database,
+      statements: new StatementBatches({ database }),
+      views: new WalletViews(),
+    });
   });
   afterAll(() => dispose?.());
 
@@ -125,6 +130,32 @@ describe.skipIf(postgresSkipReason)('SQL wallet search against the in-memory eng
         }),
         { numRuns: 250, seed: 29 },
       );
+    });
+  }
+
+  for (const scope of ['wallets', 'delegates'] as const) {
+    it(`answers random ${scope} pages asked at once each as the engine does, read together`, async () => {
+      // Pages without conditions, so of one statement's text per ordering (and cursor or not),
+      // each with its own offset, limit or cursor: asked at once, they are read together.
+      const groups = new Map<string, WalletSearch[]>();
+      for (const sampled of fc.sample(searchOf(scope), { numRuns: 80, seed: 31 })) {
+        const query = { ...sampled, conditions: [] };
+        const next = inMemory(scope, query).next;
+        const variants = next === undefined ? [query] : [query, { ...query, after: next }];
+        for (const variant of variants) {
+          const key = JSON.stringify([variant.orderBy, variant.after !== undefined]);
+          groups.set(key, [...(groups.get(key) ?? []), variant]);
+        }
+      }
+      expect(Math.max(...[...groups.values()].map((group) => group.length))).toBeGreaterThan(4);
+      for (const group of groups.values()) {
+        const pages = await Promise.all(group.map((query) => search.search(scope, query, FAR)));
+        pages.forEach((page, index) => {
+          const memory = inMemory(scope, group[index] as WalletSearch);
+          expect(shape(page)).toEqual(shape(memory));
+          expect(page.results).toEqual(memory.results);
+        });
+      }
     });
   }
 

@@ -3,6 +3,7 @@ import type { DatabaseConnection } from '@lni/database/contracts';
 import { cursorOf, type Wallet } from '@lni/state';
 import type { WalletSearch, WalletSearchPage, WalletView } from '@lni/state/contracts';
 import type { SearchScope } from './search-fields.js';
+import type { StatementBatches } from './statement-batches.js';
 import { statementTimeoutOf } from './statement-timeout.js';
 import { compileWalletSearch, type CompiledSearch } from './wallet-search-sql.js';
 import { WALLET_TEXT_COLUMNS, type WalletTextRow, type WalletViews } from './wallet-views.js';
@@ -37,17 +38,22 @@ const QUERY_CANCELED = '57014';
  */
 export class SqlWalletSearch {
   readonly #database: Pick<DatabaseConnection, 'readStatement'>;
+  readonly #statements: StatementBatches;
   readonly #views: WalletViews;
 
   constructor({
     database,
+    statements,
     views,
   }: {
     database: Pick<DatabaseConnection, 'readStatement'>;
+    /** Where the pages whose plan does not depend on their values are read together. */
+    statements: StatementBatches;
     /** The wallet objects kept between reads (shared with the wallet lookups). */
     views: WalletViews;
   }) {
     this.#database = database;
+    this.#statements = statements;
     this.#views = views;
   }
 
@@ -102,7 +108,11 @@ export class SqlWalletSearch {
     // Nobody waits for an answer past its deadline: refused as busy, as the in-memory ledger does.
     if (timeoutMs <= 0) throw new SearchTimeoutError(0);
     try {
-      return await this.#database.readStatement<Row>(timeoutMs, text, values, { genericPlan });
+      // A page planned once for every value is read with others of its text; one whose
+      // conditions' values choose its plan, or that binds an array, is read alone.
+      return genericPlan === true
+        ? await this.#statements.read<Row>(timeoutMs, text, values, { genericPlan })
+        : await this.#database.readStatement<Row>(timeoutMs, text, values, { genericPlan });
     } catch (error) {
       const failed = error as { code?: unknown; driverError?: { code?: unknown } };
       if ((failed.driverError?.code ?? failed.code) === QUERY_CANCELED) {
