@@ -51,6 +51,15 @@ const ROUTES: [string, SearchScope, WalletSearch, string][] = [
     'wallets_balance_c',
   ],
   [
+    'GET /api/wallets?balance.from=&balance.to=',
+    'wallets',
+    page({
+      conditions: [{ kind: 'range', field: 'balance', from: 35_000n, to: 36_000n }],
+      orderBy: [{ field: 'balance', direction: 'desc' }],
+    }),
+    'wallets_balance_c',
+  ],
+  [
     'GET /api/wallets?orderBy=address',
     'wallets',
     page({ orderBy: [{ field: 'address', direction: 'asc' }] }),
@@ -183,6 +192,31 @@ describe.skipIf(postgresSkipReason)('indexes of the wallet and delegate routes',
         expect.arrayContaining(['wallets_pkey', 'wallets_public_key', 'wallets_delegate_username']),
       );
     }
+  });
+
+  it('plans once, and reads together, only the searches whose best plan is the same for every value', () => {
+    const voters = (values: string[], field = 'balance') =>
+      page({
+        conditions: [{ kind: 'in', field: 'attributes.vote', values }],
+        orderBy: [{ field, direction: 'desc' }],
+      });
+    expect(compileWalletSearch('wallets', voters([KEY])).genericPlan).toBe(true);
+    expect(compileWalletSearch('wallets', voters([KEY, KEY])).genericPlan).toBe(true);
+    // Two delegates' voters, or ordered by another field: the values choose the plan.
+    expect(compileWalletSearch('wallets', voters([KEY, `03${KEY.slice(2)}`])).genericPlan).toBe(
+      false,
+    );
+    expect(compileWalletSearch('wallets', voters([KEY], 'nonce')).genericPlan).toBe(false);
+    // A range on the field a route index leads with, ordered by it: read from the bound.
+    const range = (field: string, orderBy = field) =>
+      page({
+        conditions: [{ kind: 'range', field, from: 5n, to: 9n }],
+        orderBy: [{ field: orderBy, direction: 'desc' }],
+      });
+    expect(compileWalletSearch('wallets', range('balance')).genericPlan).toBe(true);
+    expect(compileWalletSearch('delegates', range('votes')).genericPlan).toBe(true);
+    expect(compileWalletSearch('wallets', range('balance', 'nonce')).genericPlan).toBe(false);
+    expect(compileWalletSearch('wallets', range('nonce')).genericPlan).toBe(false);
   });
 
   for (const [route, scope, search, index] of ROUTES) {

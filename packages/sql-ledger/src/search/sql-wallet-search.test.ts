@@ -147,6 +147,42 @@ describe.skipIf(postgresSkipReason)('SQL wallet search against the in-memory eng
           groups.set(key, [...(groups.get(key) ?? []), variant]);
         }
       }
+      if (scope === 'wallets') {
+        // The voters of each delegate, a page each: one equality on the vote index's prefix.
+        groups.set(
+          'voters',
+          WALLETS.slice(0, 40).map((delegate, index) => ({
+            conditions: [
+              { kind: 'in', field: 'attributes.vote', values: [delegate.publicKey as string] },
+            ],
+            orderBy: [{ field: 'balance', direction: 'desc' }],
+            offset: index % 3,
+            limit: 1 + (index % 4),
+          })),
+        );
+      }
+      // Balances in a range, ordered by balance: read from the balance index at the bound.
+      groups.set(
+        `${scope} ranges`,
+        WALLETS.slice(0, 30).map((wallet, index) => ({
+          conditions: [
+            {
+              kind: 'range',
+              field: scope === 'wallets' ? 'balance' : 'votes',
+              from: index % 2 === 0 ? wallet.balance / 2n : 0n,
+              to: wallet.balance,
+            },
+          ],
+          orderBy: [
+            {
+              field: scope === 'wallets' ? 'balance' : 'votes',
+              direction: index % 3 ? 'desc' : 'asc',
+            },
+          ],
+          offset: index % 5,
+          limit: 1 + (index % 7),
+        })),
+      );
       expect(Math.max(...[...groups.values()].map((group) => group.length))).toBeGreaterThan(4);
       for (const group of groups.values()) {
         const pages = await Promise.all(group.map((query) => search.search(scope, query, FAR)));

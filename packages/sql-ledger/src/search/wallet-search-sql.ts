@@ -14,8 +14,8 @@ export interface CompiledSearch {
   readonly keys: readonly OrderKey[];
   readonly limit: number;
   /**
-   * The plan does not depend on the values: no condition but the scope's and the cursor's, so
-   * the route's index reads the page in order whatever they are. PostgreSQL, left to choose,
+   * The plan does not depend on the values (planIgnoresValues): the route's index reads the
+   * page in order whatever they are. PostgreSQL, left to choose,
    * plans such a page at every run (a `LIMIT $n` is costed as a tenth of the table), and
    * planning costs about as much as running it.
    */
@@ -96,8 +96,57 @@ export function compileWalletSearch(
     values: parameters.values,
     keys,
     limit,
-    genericPlan: (search.conditions ?? []).length === 0,
+    genericPlan: planIgnoresValues(scope, search.conditions ?? [], keys),
   };
+}
+
+/**
+ * The fields that lead a route index of each scope (state's wallet-search-indexes migration),
+ * with the address after them for ties: a range or an equality on one of them, ordered by it,
+ * is read from that index starting at the bound, in order, whatever the bounds.
+ */
+const INDEX_LEADS: Readonly<Record<SearchScope, readonly string[]>> = {
+  wallets: ['balance', 'address'],
+  delegates: [
+    'attributes.delegate.rank',
+    'attributes.delegate.voteBalance',
+    'attributes.delegate.username',
+  ],
+};
+
+/**
+ * An equality on the leading column of a route index whose next column is the order: read from
+ * the value's entries, in order, whatever the value. The voters of a delegate: wallets_vote_c
+ * (vote, balance, address).
+ */
+const INDEX_PREFIXES: readonly { readonly equal: string; readonly orderedBy: string }[] = [
+  { equal: 'attributes.vote', orderedBy: 'balance' },
+];
+
+/**
+ * A search whose best plan is the same for every value of its parameters, so planned once per
+ * connection and read together with others of its text: no condition but the scope's (the
+ * route's index read in order), or one condition on a field of a route index ordered as it is.
+ */
+function planIgnoresValues(
+  scope: SearchScope,
+  conditions: readonly WalletCondition[],
+  keys: readonly OrderKey[],
+): boolean {
+  if (conditions.length === 0) return true;
+  const [condition] = conditions;
+  const [key] = keys;
+  if (conditions.length !== 1 || keys.length !== 1 || !condition || !key) return false;
+  const equality = condition.kind === 'in' && new Set(condition.values).size === 1;
+  if (!equality && condition.kind !== 'range') return false;
+  const field = sqlFieldOf(scope, condition.field, String(condition.field)).field.path;
+  const ordered = key.sql.field.path;
+  if (field === ordered) return INDEX_LEADS[scope].includes(field);
+  return (
+    equality &&
+    scope === 'wallets' &&
+    INDEX_PREFIXES.some(({ equal, orderedBy }) => field === equal && ordered === orderedBy)
+  );
 }
 
 function orderKeys(scope: SearchScope, search: WalletSearch): OrderKey[] {
