@@ -44,7 +44,7 @@ describe.skipIf(postgresSkipReason)('statements of one text read together', () =
     ]);
     const asked = [...ids, 'nobody', `03${'f'.repeat(64)}`, ids[5] as string];
     const sent: unknown[][][] = [];
-    const statements = new StatementBatches({ database: recorded(sent) });
+    const statements = new StatementBatches({ database: recorded(sent), inFlight: 2 });
     const views = new WalletViews();
     const found = await Promise.all(
       asked.map(async (id) => {
@@ -56,8 +56,9 @@ describe.skipIf(postgresSkipReason)('statements of one text read together', () =
 
     expect(found).toEqual(asked.map((id) => repository.find(id)));
     expect(found.filter((wallet) => wallet === undefined)).toHaveLength(2);
-    // Two go at once; the rest wait for them and go in statements of at most 256.
-    expect(sent.length).toBeLessThanOrEqual(2 + Math.ceil((asked.length - 2) / 256));
+    // Two go at once; the rest wait for them and go in statements of at most 64.
+    expect(sent.length).toBeLessThanOrEqual(2 + Math.ceil((asked.length - 2) / 64));
+    expect(Math.max(...sent.map((batch) => batch.length))).toBe(64);
     // Every lookup is run, the repeated id too: none is answered from another's rows.
     expect(sent.flat().map(([id]) => id)).toEqual(asked);
   });
@@ -77,7 +78,7 @@ describe.skipIf(postgresSkipReason)('statements of one text read together', () =
       pages.map((values) => database.readStatement(SECOND, text, values)),
     );
     const sent: unknown[][][] = [];
-    const statements = new StatementBatches({ database: recorded(sent) });
+    const statements = new StatementBatches({ database: recorded(sent), inFlight: 2 });
     const together = await Promise.all(
       pages.map((values) => statements.read(SECOND, text, values)),
     );
@@ -90,7 +91,7 @@ describe.skipIf(postgresSkipReason)('statements of one text read together', () =
     const sent: unknown[][][] = [];
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    const statements = new StatementBatches({ database: recorded(sent, held) });
+    const statements = new StatementBatches({ database: recorded(sent, held), inFlight: 2 });
     const address = WALLETS[12]?.address as string;
     const lookup = () => statements.read<WalletTextRow>(SECOND, FIND_WALLET_SQL, [address]);
     const asked = [lookup(), lookup()];

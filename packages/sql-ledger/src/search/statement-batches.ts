@@ -1,9 +1,11 @@
 import type { DatabaseConnection, StatementOptions } from '@lni/database/contracts';
+import { availableParallelism } from 'node:os';
 
-/** Statements of one text out at once: the rest wait, and go together in the next. */
-const IN_FLIGHT = 2;
-/** The most statements read as one. */
-const BATCH = 256;
+/**
+ * The most statements read as one: a batch runs its statements one after another in one
+ * backend, and fails as a whole past its time limit.
+ */
+const BATCH = 64;
 
 /** The column that says which statement of a batch a row answers (1-based). */
 const BATCH_INDEX = 'batch_index';
@@ -22,7 +24,7 @@ interface Lane {
 
 /**
  * Runs statements of one text (a wallet lookup, a page of a route) together: a statement is
- * sent at once while fewer than IN_FLIGHT of its text are out, and those asked meanwhile are
+ * sent at once while fewer than `inFlight` of its text are out, and those asked meanwhile are
  * then read as one (batchedStatement), each with its own values. A round trip costs the api
  * node and PostgreSQL more than a lookup's or a page's rows, so under load one round trip
  * answers many requests, and alone a request waits for nothing. Each statement is still run:
@@ -33,10 +35,22 @@ interface Lane {
  */
 export class StatementBatches {
   readonly #database: Pick<DatabaseConnection, 'readStatement'>;
+  readonly #inFlight: number;
   readonly #lanes = new Map<string, Lane>();
 
-  constructor({ database }: { database: Pick<DatabaseConnection, 'readStatement'> }) {
+  constructor({
+    database,
+    inFlight = availableParallelism(),
+  }: {
+    database: Pick<DatabaseConnection, 'readStatement'>;
+    /**
+     * Statements of one text out at once: one per core, as more would only queue for a core;
+     * the rest wait, and go together in the next.
+     */
+    inFlight?: number;
+  }) {
     this.#database = database;
+    this.#inFlight = Math.max(1, inFlight);
   }
 
   /** The rows of `text` run with `values`, cancelled by PostgreSQL after `timeoutMs`. */
@@ -58,7 +72,7 @@ export class StatementBatches {
   }
 
   #send(text: string, lane: Lane, options: StatementOptions): void {
-    while (lane.inFlight < IN_FLIGHT && lane.waiting.length > 0) {
+    while (lane.inFlight < this.#inFlight && lane.waiting.length > 0) {
       const batch = lane.waiting.splice(0, BATCH);
       lane.inFlight += 1;
       void this.#run(text, batch, options).finally(() => {
