@@ -23,7 +23,6 @@
  */
 import { runKernel, type KernelProcess } from '@lni/cli/testing';
 import { loadNetworkConfig } from '@lni/crypto';
-import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,7 +41,7 @@ import {
 import { scrape } from '../../../test/support/prometheus.js';
 import { buildVotingChain, votingChainBlocks } from '../../../test/support/voting-chain.js';
 import { LiveLag } from './live-lag.js';
-import { postgresCpuSeconds, processCpuSeconds } from './process-cpu.js';
+import { pathsOf, RouteRuns, type MeasuredNode, type RoutePaths } from './route-runs.js';
 import { runMix } from './load.js';
 import { delegateSecrets } from '../../../test/support/delegate-secrets.js';
 
@@ -70,12 +69,10 @@ const PER_BLOCK = 150;
 const ROUTE_TARGET = 0.5;
 /** The wallets the lookup route asks for. */
 const LOOKED_UP = 1_000;
-/** autocannon's setupRequest giving each request one of a route's paths (LNI_BENCH_PATHS). */
-const ANY_OF_PATHS = fileURLToPath(new URL('./any-of-paths.cjs', import.meta.url));
-
 /** A route of the table: its name, and its path or the paths its requests ask for at random. */
-type Route = readonly [name: string, path: string | readonly string[]];
+type Route = readonly [name: string, path: RoutePaths];
 const LAG_TARGET_MS = 1_000;
+const runs = new RouteRuns({ connections: CONNECTIONS, seconds: ROUTE_SECONDS, rate: RATE });
 
 const sizes = {
   wallets: WALLETS,
@@ -305,41 +302,6 @@ async function missedSlots(uri: string): Promise<number> {
 }
 
 /**
- * Requests/s of one route at CONNECTIONS connections for ROUTE_SECONDS, each request for the
- * path or one of the paths at random; every answer a 200.
- */
-async function requestsPerSecond(
-  uri: string,
-  path: string | readonly string[],
-  seconds = ROUTE_SECONDS,
-): Promise<{ rps: number; p99: number; requests: number }> {
-  const paths = typeof path === 'string' ? [path] : path;
-  // Read by the worker thread autocannon starts, whose environment is a copy of this one.
-  process.env.LNI_BENCH_PATHS = JSON.stringify(paths);
-  const result = await autocannon({
-    url: `${uri}${paths[0]}`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    workers: 1,
-    ...(paths.length > 1 && {
-      // A file, not a function, with workers (typed as the function autocannon runs alone).
-      requests: [{ method: 'GET', setupRequest: ANY_OF_PATHS as never }],
-    }),
-    ...(RATE !== undefined && { overallRate: RATE }),
-  });
-  if (result.non2xx > 0) {
-    throw new Error(`${uri}${paths[0]}: ${result.non2xx} answers other than 2xx`);
-  }
-  return { rps: result.requests.average, p99: result.latency.p99, requests: result.requests.total };
-}
-
-/** A node under measure: where it answers, and its process, whose CPU time is read. */
-interface MeasuredNode {
-  readonly uri: string;
-  readonly pid: number;
-}
-
-/**
  * Each route on the core node, the api node, the core node again; the api node beside the two.
  * Beside the rates, the CPU time per request of the core node, and of the api node and the
  * standby's PostgreSQL (every process of the server) over the api node's run: what each answer
@@ -367,16 +329,16 @@ async function measureRoutes(
     ].join(' '),
   );
   for (const [name, path] of routes) {
-    const paths = typeof path === 'string' ? [path] : path;
+    const paths = pathsOf(path);
     // Every path the route asks for answers the same on both nodes (the first ten of many).
     let answer: { data: unknown } = { data: undefined };
     for (const one of paths.slice(0, 10)) answer = await sameAnswer(core.uri, api.uri, one);
     const items = Array.isArray(answer.data) ? answer.data.length : 1;
     // Unmeasured: both nodes compile the route's code before either is timed on it.
-    for (const { uri } of [core, api]) await requestsPerSecond(uri, path, WARM_SECONDS);
-    const before = await measuredRun(core, path);
-    const onApi = await measuredRun(api, path, standbyDirectory);
-    const after = await measuredRun(core, path);
+    for (const { uri } of [core, api]) await runs.requestsPerSecond(uri, path, WARM_SECONDS);
+    const before = await runs.measuredRun(core, path);
+    const onApi = await runs.measuredRun(api, path, standbyDirectory);
+    const after = await runs.measuredRun(core, path);
     const coreRps = (before.rps + after.rps) / 2;
     const ratio = onApi.rps / coreRps;
     const coreMs = (before.nodeMs + after.nodeMs) / 2;
@@ -396,22 +358,6 @@ async function measureRoutes(
       ].join(' '),
     );
   }
-}
-
-/**
- * One run of a route (requestsPerSecond) with the CPU time per request of the node's process
- * and, given its data directory, of the standby's PostgreSQL.
- */
-async function measuredRun(node: MeasuredNode, path: string | readonly string[], standby?: string) {
-  const cpuBefore = [processCpuSeconds(node.pid), standby ? postgresCpuSeconds(standby) : 0];
-  const run = await requestsPerSecond(node.uri, path);
-  const perRequest = (seconds: number, index: number) =>
-    ((seconds - (cpuBefore[index] as number)) * 1_000) / Math.max(1, run.requests);
-  return {
-    ...run,
-    nodeMs: perRequest(processCpuSeconds(node.pid), 0),
-    standbyMs: standby ? perRequest(postgresCpuSeconds(standby), 1) : 0,
-  };
 }
 
 /**
@@ -449,11 +395,11 @@ async function measureYardstick(standby: ServerConnection, standbyDirectory: str
     });
     const node = { uri: `http://127.0.0.1:${port}`, pid: server.pid as number };
     for (const path of ['/memory', '/postgres']) {
-      await requestsPerSecond(node.uri, path, WARM_SECONDS);
+      await runs.requestsPerSecond(node.uri, path, WARM_SECONDS);
     }
-    const before = await measuredRun(node, '/memory');
-    const fromPostgres = await measuredRun(node, '/postgres', standbyDirectory);
-    const after = await measuredRun(node, '/memory');
+    const before = await runs.measuredRun(node, '/memory');
+    const fromPostgres = await runs.measuredRun(node, '/postgres', standbyDirectory);
+    const after = await runs.measuredRun(node, '/memory');
     const memoryRps = (before.rps + after.rps) / 2;
     console.log(
       `yardstick, a bare hapi route answering a wallet row: from a Map ` +
